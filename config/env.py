@@ -1,0 +1,68 @@
+"""Reading settings from the environment, failing loudly on bad values.
+
+Every environment variable Pegboard reads is declared in ``ENVIRONMENT_VARIABLES`` with a one-line
+description, so the README, the compose file's test and ``config.settings`` agree on one list.
+"""
+
+from __future__ import annotations
+
+import os
+
+from django.core.exceptions import ImproperlyConfigured
+
+ENVIRONMENT_VARIABLES: dict[str, str] = {
+    "DEBUG": "true/false (default false). Development mode: detailed errors, no HTTPS enforcement.",
+    "SECRET_KEY": "Required when DEBUG is off: a long random string (50+ characters).",
+    "ALLOWED_HOSTS": "Comma-separated host names the site answers to (default: localhost names).",
+    "CSRF_TRUSTED_ORIGINS": "Comma-separated https:// origins for forms behind a proxy.",
+    "DATABASE_URL": "Database URL (default: sqlite file db.sqlite3 in the project).",
+    "CELERY_BROKER_URL": "Redis URL for the task queue. Unset: tasks run eagerly in-process.",
+    "SECURE_SSL_REDIRECT": "true/false (default: on when DEBUG is off). Redirect HTTP to HTTPS.",
+    "SECURE_HSTS_SECONDS": "HSTS max-age when DEBUG is off (default 2592000, 30 days).",
+    "STATIC_ROOT": "Where collectstatic writes (default: staticfiles/ in the project).",
+    "LOG_LEVEL": "Logging level for Pegboard's own loggers (default INFO).",
+}
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off", ""}
+
+
+def _declared(name: str) -> str:
+    if name not in ENVIRONMENT_VARIABLES:
+        raise KeyError(f"{name} is not declared in config.env.ENVIRONMENT_VARIABLES")
+    return os.environ.get(name, "").strip()
+
+
+def env_str(name: str, default: str = "") -> str:
+    return _declared(name) or default
+
+
+def env_bool(name: str, default: bool) -> bool:
+    raw = _declared(name)
+    if not raw:
+        return default
+    if raw.lower() in _TRUE:
+        return True
+    if raw.lower() in _FALSE:
+        return False
+    raise ImproperlyConfigured(f"{name}={raw!r} is not a boolean: use true or false.")
+
+
+def env_int(name: str, default: int, *, minimum: int = 0) -> int:
+    raw = _declared(name)
+    if not raw:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={raw!r} is not a whole number.") from None
+    if value < minimum:
+        raise ImproperlyConfigured(f"{name}={value} must be at least {minimum}.")
+    return value
+
+
+def env_list(name: str, default: list[str]) -> list[str]:
+    raw = _declared(name)
+    if not raw:
+        return default
+    return [item.strip() for item in raw.split(",") if item.strip()]

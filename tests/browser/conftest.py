@@ -1,0 +1,70 @@
+"""Headless Chromium through Playwright, launched from Debian's package (no browser downloads).
+
+Without /usr/bin/chromium the browser tests skip with a reason, except in CI where they fail.
+Screenshots go to test-artifacts/ at the repository root.
+"""
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import IN_CI, REPO
+
+CHROMIUM = os.environ.get("PEGBOARD_CHROMIUM", "/usr/bin/chromium")
+ARTIFACTS = REPO / "test-artifacts"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--headless",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
+        if IN_CI:
+            pytest.fail(f"Chromium is missing at {CHROMIUM}: .ci/run should install it")
+        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium to run browser tests)")
+    # Playwright's sync API runs an event loop in this thread; Django must still allow the
+    # test's own database calls made between page actions.
+    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def open_page(browser):
+    """Open pages at a given viewport; any console error or page error fails the test."""
+    contexts, errors = [], []
+
+    def _open(url: str, *, width: int = 390, height: int = 844):
+        context = browser.new_context(viewport={"width": width, "height": height})
+        contexts.append(context)
+        page = context.new_page()
+        page.on("console", lambda m: m.type == "error" and errors.append(f"{url}: {m.text}"))
+        page.on("pageerror", lambda e: errors.append(f"{url}: {e}"))
+        page.goto(url)
+        return page
+
+    yield _open
+    for context in contexts:
+        context.close()
+    assert not errors, "browser console errors:\n" + "\n".join(errors)
+
+
+def screenshot(page, name: str) -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path

@@ -1,0 +1,107 @@
+"""Shared test setup: which services the run must use, and helpers for subprocess servers.
+
+Locally ``make test`` runs on SQLite and skips the tests marked ``services`` with a reason.
+With CI=true or PEGBOARD_TEST_DATABASE_URL set, the suite runs on PostgreSQL and the service
+tests must run: a missing service makes them fail, never skip.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+IN_CI = os.environ.get("CI", "").lower() == "true"
+SERVICES_REQUIRED = IN_CI or bool(os.environ.get("PEGBOARD_TEST_DATABASE_URL"))
+REDIS_URL = os.environ.get("PEGBOARD_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+
+
+def pytest_collection_modifyitems(config, items):
+    if SERVICES_REQUIRED:
+        return
+    skip = pytest.mark.skip(
+        reason="needs PostgreSQL, Redis and a Celery worker: run with CI=true "
+        "or PEGBOARD_TEST_DATABASE_URL=postgres://... to include it"
+    )
+    for item in items:
+        if "services" in item.keywords:
+            item.add_marker(skip)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def subprocess_env(**overrides: str) -> dict[str, str]:
+    """The environment for a server or worker the test starts: no pytest database switch."""
+    env = {k: v for k, v in os.environ.items() if k not in {"PYTEST_VERSION", "DATABASE_URL"}}
+    env.pop("PEGBOARD_TEST_DATABASE_URL", None)
+    env.update(overrides)
+    return env
+
+
+def database_url_of_test_db() -> str:
+    """A URL for the database this test run uses, for processes the test starts."""
+    from django.db import connection
+
+    s = connection.settings_dict
+    if s["ENGINE"].endswith("sqlite3"):
+        raise RuntimeError("subprocesses cannot share the in-memory SQLite test database")
+    auth = s["USER"] + (f":{s['PASSWORD']}" if s["PASSWORD"] else "")
+    return f"postgres://{auth}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+_opener = urllib.request.build_opener(_NoRedirect)
+
+
+def wait_for_http(url: str, *, proc: subprocess.Popen, timeout: float = 30.0, headers=None):
+    """Poll ``url`` until it answers (any status, no redirects); fail if the server died."""
+    deadline = time.monotonic() + timeout
+    request = urllib.request.Request(url, headers=headers or {})
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            out = proc.stdout.read() if proc.stdout else ""
+            raise AssertionError(f"server exited with {proc.returncode}:\n{out}")
+        try:
+            return _opener.open(request, timeout=5)
+        except urllib.error.HTTPError as exc:
+            return exc
+        except OSError:
+            time.sleep(0.2)
+    raise AssertionError(f"{url} did not answer within {timeout} s")
+
+
+def stop(proc: subprocess.Popen) -> str:
+    proc.terminate()
+    try:
+        out, _ = proc.communicate(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, _ = proc.communicate()
+    return out or ""
+
+
+def manage(*args: str, env: dict[str, str], timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )

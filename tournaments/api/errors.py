@@ -1,0 +1,48 @@
+"""JSON errors that name the field and the rule.
+
+Every API error has the shape ``{"errors": [{"field": ..., "code": ..., "message": ...}]}``:
+``field`` is the input field (``null`` when the error is about the request as a whole),
+``code`` the rule that was broken (DRF's error code, e.g. ``required``, ``max_value``, or ours).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.http import Http404
+from rest_framework import exceptions
+from rest_framework.views import exception_handler as drf_exception_handler
+
+
+def _flatten(detail: Any, codes: Any, field: str | None) -> list[dict[str, Any]]:
+    if isinstance(detail, dict):
+        out = []
+        for key, value in detail.items():
+            name = None if key == "non_field_errors" else key
+            child = f"{field}.{name}" if field and name else (name or field)
+            out.extend(_flatten(value, codes.get(key) if isinstance(codes, dict) else codes, child))
+        return out
+    if isinstance(detail, list):
+        out = []
+        for index, item in enumerate(detail):
+            code = codes[index] if isinstance(codes, list) and index < len(codes) else codes
+            sub = field if not isinstance(item, dict) else f"{field}[{index}]" if field else None
+            out.extend(_flatten(item, code, sub))
+        return out
+    return [{"field": field, "code": str(codes or "invalid"), "message": str(detail)}]
+
+
+def exception_handler(exc, context):
+    # DRF turns Django's own exceptions into its own; do it first so the codes are known.
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound(str(exc) or None)
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied(str(exc) or None)
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None
+    detail = getattr(exc, "detail", response.data)
+    codes = exc.get_codes() if hasattr(exc, "get_codes") else None
+    response.data = {"errors": _flatten(detail, codes, None)}
+    return response

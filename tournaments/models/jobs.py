@@ -1,0 +1,57 @@
+"""Background jobs: the row a Celery task records its state in.
+
+A job is one run of one task (pairing a game, recomputing standings, building a bracket). Pages
+and the API read its ``status``, ``progress`` and ``error`` rather than asking Celery, so the
+state survives worker restarts and needs no result backend. ``key`` names what the job works on
+(e.g. ``event:12:game:3``): at most one unfinished job per (kind, key), which makes enqueueing
+idempotent.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class Job(models.Model):
+    class Status(models.TextChoices):
+        PENDING = "pending", "Waiting to start"
+        RUNNING = "running", "Running"
+        SUCCEEDED = "succeeded", "Finished"
+        FAILED = "failed", "Failed"
+
+    UNFINISHED = (Status.PENDING, Status.RUNNING)
+
+    kind = models.CharField(max_length=50)
+    key = models.CharField(max_length=200, blank=True)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.PENDING)
+    progress = models.PositiveSmallIntegerField(default=0)
+    message = models.CharField(max_length=255, blank=True)
+    error = models.TextField(blank=True)
+    result = models.JSONField(default=dict, blank=True)
+    worker = models.CharField(max_length=255, blank=True, help_text="host and process that ran it")
+    attempts = models.PositiveSmallIntegerField(default=0)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["kind", "key"],
+                condition=Q(status__in=["pending", "running"]) & ~Q(key=""),
+                name="job_one_unfinished_per_key",
+            ),
+            models.CheckConstraint(condition=Q(progress__lte=100), name="job_progress_le_100"),
+        ]
+        indexes = [models.Index(fields=["kind", "key"])]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.key or self.pk} ({self.status})"
+
+    @property
+    def finished(self) -> bool:
+        return self.status in (self.Status.SUCCEEDED, self.Status.FAILED)

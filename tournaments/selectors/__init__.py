@@ -1,0 +1,1 @@
+"""Reads: functions that fetch what pages and the API show."""

@@ -1,0 +1,1 @@
+"""Writes: functions named ``<entity>_<action>`` with keyword-only arguments."""

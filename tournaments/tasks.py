@@ -1,0 +1,15 @@
+"""Celery tasks: take ids, call one service. State is recorded in the ``Job`` row."""
+
+from celery import shared_task
+
+from tournaments.services.jobs import health_check_work, job_run, jobs_expire_stale
+
+
+@shared_task(name="tournaments.tasks.health_check")
+def health_check(*, job_id: int) -> None:
+    job_run(job_id=job_id, work=health_check_work)
+
+
+@shared_task(name="tournaments.tasks.jobs_expire_stale")
+def expire_stale_jobs() -> int:
+    return jobs_expire_stale()
