@@ -44,8 +44,13 @@ def free_port() -> int:
 
 def subprocess_env(**overrides: str) -> dict[str, str]:
     """The environment for a server or worker the test starts: no pytest database switch."""
-    env = {k: v for k, v in os.environ.items() if k not in {"PYTEST_VERSION", "DATABASE_URL"}}
-    env.pop("PEGBOARD_TEST_DATABASE_URL", None)
+    test_only = {
+        "PYTEST_VERSION",
+        "DATABASE_URL",
+        "PEGBOARD_TEST_DATABASE_URL",
+        "DJANGO_ALLOW_ASYNC_UNSAFE",
+    }
+    env = {k: v for k, v in os.environ.items() if k not in test_only}
     env.update(overrides)
     return env
 

@@ -34,10 +34,10 @@ def browser():
         pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium to run browser tests)")
     # Playwright's sync API runs an event loop in this thread; Django must still allow the
     # test's own database calls made between page actions.
-    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as playwright:
+    with pytest.MonkeyPatch.context() as patch, sync_playwright() as playwright:
+        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield chromium
         chromium.close()
