@@ -13,3 +13,15 @@ def health_check(*, job_id: int) -> None:
 @shared_task(name="tournaments.tasks.jobs_expire_stale")
 def expire_stale_jobs() -> int:
     return jobs_expire_stale()
+
+
+@shared_task(name="tournaments.tasks.pair_game")
+def pair_game(*, job_id: int, event_id: int, number: int) -> None:
+    from tournaments.services.pairings import game_pairings_generate
+
+    job_run(
+        job_id=job_id,
+        work=lambda job, progress: game_pairings_generate(
+            event_id=event_id, number=number, progress=progress
+        ),
+    )

@@ -1,0 +1,176 @@
+"""Events, the people running them, and entries.
+
+- event: one competition of a weekend (Main, Consolation, a satellite) or a club night. Every
+  rule that differs between events is a field here (a *setting*), filled from a preset.
+- role: a user's job in one event: director (manages it), cross-checker (resolves card
+  disagreements), judge (rules on disputes). The event's creator is its first director.
+- entry: a player in an event: registered, checked in, or withdrawn; a late entry joins from a
+  later game (``joined_from_game``); a withdrawal plays no game after ``withdrawn_after_game``.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import Q
+
+from tournaments.models.people import Club, Player
+
+
+def new_report_token() -> str:
+    return secrets.token_urlsafe(24)  # 192 random bits
+
+
+class Event(models.Model):
+    class Kind(models.TextChoices):
+        MAIN = "main", "Main"
+        CONSOLATION = "consolation", "Consolation"
+        SATELLITE = "satellite", "Satellite"
+        CLUB_NIGHT = "club_night", "Club night"
+
+    class Stage(models.TextChoices):
+        REGISTRATION = "registration", "Registration open"
+        QUALIFYING = "qualifying", "Qualifying round"
+        PLAYOFFS = "playoffs", "Playoffs"
+        FINISHED = "finished", "Finished"
+
+    class PairingMode(models.TextChoices):
+        RANDOM = "random", "Random (no repeat opponents)"
+        STANDINGS = "standings", "By standings (similar records, no repeats)"
+
+    name = models.CharField(max_length=200)
+    kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.MAIN)
+    preset = models.CharField(max_length=40, blank=True, help_text="the preset it started from")
+    club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.SET_NULL)
+    parent = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="side_events",
+        help_text="the Main event a Consolation or satellite belongs to",
+    )
+    starts_on = models.DateField(null=True, blank=True)
+    stage = models.CharField(max_length=20, choices=Stage.choices, default=Stage.REGISTRATION)
+    published = models.BooleanField(default=False, help_text="visitors may see pairings, standings")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    # Settings: every event-dependent rule.
+    qualifying_games = models.PositiveSmallIntegerField(
+        default=22, validators=[MinValueValidator(1), MaxValueValidator(60)]
+    )
+    max_meetings = models.PositiveSmallIntegerField(
+        default=1,
+        validators=[MinValueValidator(1), MaxValueValidator(4)],
+        help_text="how many times one pair of players may meet in the qualifying round",
+    )
+    target_score = models.PositiveSmallIntegerField(
+        default=121, validators=[MinValueValidator(31), MaxValueValidator(121)]
+    )
+    skunk_margin = models.PositiveSmallIntegerField(default=31)
+    double_skunk_margin = models.PositiveSmallIntegerField(null=True, blank=True, default=61)
+    win_points = models.PositiveSmallIntegerField(default=2)
+    skunk_points = models.PositiveSmallIntegerField(default=3)
+    double_skunk_points = models.PositiveSmallIntegerField(default=3)
+    sit_out_game_points = models.PositiveSmallIntegerField(default=2)
+    sit_out_spread = models.PositiveSmallIntegerField(default=10)
+    qualifier_ratio = models.PositiveSmallIntegerField(
+        default=4, help_text="one qualifier per this many entrants; 0 means no playoffs"
+    )
+    playoff_best_of = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="games per playoff match by round, e.g. [5] or [3, 5, 7]; the last repeats",
+    )
+    muggins = models.BooleanField(default=False)
+    pairing_mode = models.CharField(
+        max_length=20, choices=PairingMode.choices, default=PairingMode.RANDOM
+    )
+    rulebook_edition = models.CharField(max_length=100, blank=True)
+
+    SETTINGS = (
+        "qualifying_games",
+        "max_meetings",
+        "target_score",
+        "skunk_margin",
+        "double_skunk_margin",
+        "win_points",
+        "skunk_points",
+        "double_skunk_points",
+        "sit_out_game_points",
+        "sit_out_spread",
+        "qualifier_ratio",
+        "playoff_best_of",
+        "muggins",
+        "pairing_mode",
+        "rulebook_edition",
+    )
+
+    class Meta:
+        ordering = ["-starts_on", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(qualifying_games__gte=1), name="event_at_least_one_game"
+            ),
+            models.CheckConstraint(condition=Q(max_meetings__gte=1), name="event_meetings_ge_1"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class EventRole(models.Model):
+    class Role(models.TextChoices):
+        DIRECTOR = "director", "Director"
+        CROSS_CHECKER = "cross_checker", "Cross-checker"
+        JUDGE = "judge", "Judge"
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="roles")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    role = models.CharField(max_length=20, choices=Role.choices)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["event", "user", "role"], name="role_once_per_event")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} as {self.get_role_display()} of {self.event}"
+
+
+class Entry(models.Model):
+    class Status(models.TextChoices):
+        REGISTERED = "registered", "Registered"
+        CHECKED_IN = "checked_in", "Checked in"
+        WITHDRAWN = "withdrawn", "Withdrawn"
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.REGISTERED)
+    joined_from_game = models.PositiveSmallIntegerField(default=1)
+    withdrawn_after_game = models.PositiveSmallIntegerField(null=True, blank=True)
+    report_token = models.CharField(max_length=64, unique=True, default=new_report_token)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["player__name", "id"]
+        verbose_name_plural = "entries"
+        constraints = [
+            models.UniqueConstraint(fields=["event", "player"], name="entry_once_per_event"),
+            models.CheckConstraint(condition=Q(joined_from_game__gte=1), name="entry_joins_ge_1"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.event}"
+
+    def plays_in(self, number: int) -> bool:
+        """Whether this entry is in the field of game ``number``."""
+        if self.status == self.Status.REGISTERED or number < self.joined_from_game:
+            return False
+        return self.withdrawn_after_game is None or number <= self.withdrawn_after_game

@@ -1,0 +1,24 @@
+"""The error every service raises for input a person can fix.
+
+``ServiceError(message, field=...)`` carries the field it is about (or None) and a ``code``
+naming the rule; pages show it as a form error, the API as a 400 with the field and the code.
+"""
+
+from __future__ import annotations
+
+
+class ServiceError(Exception):
+    def __init__(self, message: str, *, field: str | None = None, code: str = "invalid"):
+        super().__init__(message)
+        self.message = message
+        self.field = field
+        self.code = code
+
+
+class RowErrors(ServiceError):
+    """Several problems found in one import; nothing was saved."""
+
+    def __init__(self, errors: list[tuple[int, str, str]]):
+        self.errors = errors
+        lines = [f"Row {row}, {field}: {message}" for row, field, message in errors]
+        super().__init__("; ".join(lines), field="file", code="invalid_rows")

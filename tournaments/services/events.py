@@ -1,0 +1,99 @@
+"""Setting up an event: create it from a preset, change its settings, close registration.
+
+Settings may change only before play starts (before game 1 is paired); after that the
+pairings, card lines and standings already depend on them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from scoring.games import ScoringSettings
+from tournaments.core.pairing import schedule_feasibility
+from tournaments.models import Entry, Event, EventRole
+from tournaments.presets import PRESETS
+from tournaments.selectors.events import event_play_started
+from tournaments.services.errors import ServiceError
+
+
+def _check_settings(values: dict[str, Any]) -> None:
+    try:
+        ScoringSettings(
+            target=values["target_score"],
+            skunk_margin=values["skunk_margin"],
+            double_skunk_margin=values["double_skunk_margin"],
+            win_points=values["win_points"],
+            skunk_points=values["skunk_points"],
+            double_skunk_points=values["double_skunk_points"],
+        )
+    except ValueError as exc:
+        raise ServiceError(str(exc), field="settings", code="inconsistent_scoring") from None
+    best_of = values["playoff_best_of"]
+    if not isinstance(best_of, list) or any(
+        not isinstance(n, int) or n < 1 or n % 2 == 0 for n in best_of
+    ):
+        raise ServiceError(
+            "Playoff matches are best of an odd number of games, e.g. [3] or [3, 5, 7].",
+            field="playoff_best_of",
+            code="odd_best_of",
+        )
+
+
+@transaction.atomic
+def event_create(*, user, name: str, preset: str, **fields: Any) -> Event:
+    """A new event with the preset's settings (``fields`` override them); ``user`` directs it."""
+    if preset not in PRESETS:
+        raise ServiceError(
+            f"Unknown preset {preset!r}; choose one of {', '.join(PRESETS)}.",
+            field="preset",
+            code="unknown_preset",
+        )
+    chosen = PRESETS[preset]
+    values = {**chosen.settings, **fields}
+    _check_settings({key: values.get(key, getattr(Event, key, None)) for key in Event.SETTINGS})
+    event = Event.objects.create(
+        name=name, preset=preset, kind=values.pop("kind", chosen.kind), created_by=user, **values
+    )
+    EventRole.objects.create(event=event, user=user, role=EventRole.Role.DIRECTOR)
+    return event
+
+
+@transaction.atomic
+def event_update_settings(*, event: Event, **changes: Any) -> Event:
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    unknown = set(changes) - set(Event.SETTINGS) - {"name", "starts_on", "published"}
+    if unknown:
+        raise ServiceError(f"Not a setting: {', '.join(sorted(unknown))}.", code="unknown")
+    if set(changes) & set(Event.SETTINGS) and event_play_started(event=event):
+        raise ServiceError(
+            "Settings can change only before play starts: game 1 is already paired.",
+            field="settings",
+            code="play_started",
+        )
+    for key, value in changes.items():
+        setattr(event, key, value)
+    _check_settings({key: getattr(event, key) for key in Event.SETTINGS})
+    event.save()
+    return event
+
+
+@transaction.atomic
+def event_close_registration(*, event: Event) -> Event:
+    """Start the qualifying round: only checked-in entries play; the schedule must be possible."""
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    if event.stage != Event.Stage.REGISTRATION:
+        raise ServiceError("Registration is already closed.", code="already_closed")
+    field_size = event.entries.filter(status=Entry.Status.CHECKED_IN).count()
+    if field_size < 2:
+        raise ServiceError(
+            f"At least two players must be checked in to start; {field_size} is.",
+            code="too_few_players",
+        )
+    problem = schedule_feasibility(field_size, event.qualifying_games, event.max_meetings)
+    if problem:
+        raise ServiceError(problem, field="qualifying_games", code="schedule_impossible")
+    event.stage = Event.Stage.QUALIFYING
+    event.save(update_fields=["stage"])
+    return event

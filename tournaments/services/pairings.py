@@ -1,0 +1,175 @@
+"""Pairing the games of a qualifying round, publishing them, and re-pairing a game.
+
+``game_pairings_request`` checks the request and starts a job; the job calls
+``game_pairings_generate``, which loads the field and the history, asks the pure pairing core
+(``tournaments.core.pairing``) and saves tables and seats in one transaction. The game's seed is
+chosen when it is requested and stored, so running the job again gives the same tables, and a
+game that already has tables is left alone: the job is idempotent.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections import defaultdict
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from tournaments import tasks
+from tournaments.core.pairing import GamePairing, PairingImpossible, pair_game
+from tournaments.models import Event, Game, Job, Seat, Table
+from tournaments.selectors.events import entries_in_game, pairing_records
+from tournaments.services.errors import ServiceError
+from tournaments.services.jobs import Progress, job_enqueue
+
+
+def _enqueue(event: Event, number: int, user) -> Job:
+    return job_enqueue(
+        kind="pairings",
+        key=f"event:{event.pk}:game:{number}",
+        task=tasks.pair_game,
+        created_by=user,
+        event_id=event.pk,
+        number=number,
+    )
+
+
+@transaction.atomic
+def game_pairings_request(*, event: Event, number: int, user=None) -> Job:
+    """Ask for game ``number`` to be paired; returns the job that does it."""
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    if event.stage != Event.Stage.QUALIFYING:
+        raise ServiceError(
+            "Close registration before pairing: the field must be known.", code="not_qualifying"
+        )
+    if not 1 <= number <= event.qualifying_games:
+        raise ServiceError(
+            f"This event has games 1 to {event.qualifying_games}; there is no game {number}.",
+            field="number",
+            code="no_such_game",
+        )
+    previous = event.games.filter(number=number - 1).first()
+    if number > 1 and (previous is None or previous.status == Game.Status.NOT_PAIRED):
+        raise ServiceError(f"Pair game {number - 1} first.", field="number", code="out_of_order")
+    game, _ = Game.objects.get_or_create(event=event, number=number)
+    if game.status != Game.Status.NOT_PAIRED:
+        raise ServiceError(f"Game {number} is already paired.", code="already_paired")
+    if game.seed is None:
+        game.seed = secrets.randbits(62)
+    game.job = _enqueue(event, number, user)
+    game.save(update_fields=["seed", "job"])
+    return game.job
+
+
+def _history(event: Event, before: int) -> list[GamePairing]:
+    tables: dict[int, dict[int, list[tuple[int, int]]]] = defaultdict(lambda: defaultdict(list))
+    sit_outs: dict[int, int] = {}
+    seats = Seat.objects.filter(game__event=event, game__number__lt=before).values_list(
+        "game__number", "table__number", "position", "entry_id"
+    )
+    for number, table, position, entry_id in seats:
+        if table is None:
+            sit_outs[number] = entry_id
+        else:
+            tables[number][table].append((position, entry_id))
+    history = []
+    for number in sorted(set(tables) | set(sit_outs)):
+        pairs = tuple(
+            tuple(e for _, e in sorted(tables[number][t])) for t in sorted(tables[number])
+        )
+        history.append(GamePairing(tables=pairs, sit_out=sit_outs.get(number)))
+    return history
+
+
+def game_pairings_generate(*, event_id: int, number: int, progress: Progress) -> dict[str, Any]:
+    """The pairing job's work. Raises PairingImpossible with the director's explanation."""
+    event = Event.objects.get(pk=event_id)
+    game = Game.objects.get(event=event, number=number)
+    if game.status != Game.Status.NOT_PAIRED:
+        return {"tables": game.tables.count(), "already_paired": True}
+    progress(10, f"Loading the field for game {number}")
+    field = [entry.pk for entry in entries_in_game(event=event, number=number)]
+    history = _history(event, number)
+    progress(30, f"Pairing {len(field)} players")
+    pairing = pair_game(
+        active=field,
+        history=history,
+        games_remaining=event.qualifying_games - number + 1,
+        seed=game.seed,
+        max_meetings=event.max_meetings,
+        mode=event.pairing_mode,
+        records=pairing_records(event=event, entry_ids=field)
+        if event.pairing_mode != "random"
+        else None,
+    )
+    progress(80, "Saving the tables")
+    _save(game, pairing)
+    return {"tables": len(pairing.tables), "sit_out": pairing.sit_out, "players": len(field)}
+
+
+@transaction.atomic
+def _save(game: Game, pairing: GamePairing) -> None:
+    game = Game.objects.select_for_update().get(pk=game.pk)
+    if game.status != Game.Status.NOT_PAIRED:
+        return
+    tables = Table.objects.bulk_create(
+        Table(game=game, number=n) for n in range(1, len(pairing.tables) + 1)
+    )
+    seats = [
+        Seat(game=game, entry_id=entry_id, table=table, position=position)
+        for table, pair in zip(tables, pairing.tables, strict=True)
+        for position, entry_id in enumerate(pair, start=1)
+    ]
+    if pairing.sit_out is not None:
+        seats.append(Seat(game=game, entry_id=pairing.sit_out))
+    Seat.objects.bulk_create(seats)
+    game.status = Game.Status.PAIRED
+    game.paired_at = timezone.now()
+    game.save(update_fields=["status", "paired_at"])
+
+
+@transaction.atomic
+def game_publish(*, game: Game) -> Game:
+    game = Game.objects.select_for_update().get(pk=game.pk)
+    if game.status != Game.Status.PAIRED:
+        raise ServiceError(
+            f"Only a paired draft can be published; game {game.number} is "
+            f"{game.get_status_display().lower()}.",
+            code="not_paired",
+        )
+    game.status = Game.Status.PUBLISHED
+    game.published_at = timezone.now()
+    game.save(update_fields=["status", "published_at"])
+    return game
+
+
+@transaction.atomic
+def game_repair(*, game: Game, user=None) -> Job:
+    """Throw away a game's tables and pair it again with a new seed (before it starts)."""
+    game = Game.objects.select_for_update().get(pk=game.pk)
+    if game.status == Game.Status.CLOSED:
+        raise ServiceError(f"Game {game.number} is closed.", code="closed")
+    if game.event.games.filter(number__gt=game.number).exclude(status="not_paired").exists():
+        raise ServiceError(
+            f"Game {game.number + 1} is already paired; only the latest game can be re-paired.",
+            code="later_game_paired",
+        )
+    game.tables.all().delete()
+    game.seats.all().delete()
+    game.status = Game.Status.NOT_PAIRED
+    game.seed = secrets.randbits(62)
+    game.paired_at = game.published_at = None
+    game.save()
+    game.job = _enqueue(game.event, game.number, user)
+    game.save(update_fields=["job"])
+    return game.job
+
+
+__all__ = [
+    "PairingImpossible",
+    "game_pairings_generate",
+    "game_pairings_request",
+    "game_publish",
+    "game_repair",
+]
