@@ -182,6 +182,12 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Several models have a "status"; name each set of choices after its model.
+    "ENUM_NAME_OVERRIDES": {
+        "EntryStatusEnum": "tournaments.models.events.Entry.Status",
+        "GameStatusEnum": "tournaments.models.games.Game.Status",
+        "JobStatusEnum": "tournaments.models.jobs.Job.Status",
+    },
 }
 
 LOGGING = {

@@ -3,6 +3,9 @@
 import factory
 from django.contrib.auth import get_user_model
 
+from tournaments.models import Entry, Event, Player
+from tournaments.services.events import event_create
+
 
 class UserFactory(factory.django.DjangoModelFactory):
     class Meta:
@@ -11,3 +14,37 @@ class UserFactory(factory.django.DjangoModelFactory):
     username = factory.Sequence(lambda n: f"user{n}")
     email = factory.LazyAttribute(lambda u: f"{u.username}@example.org")
     password = factory.django.Password("correct horse battery")
+
+
+class EventFactory(factory.Factory):
+    """An event made by the service, as a director would: from a preset, with its director."""
+
+    class Meta:
+        model = Event
+
+    name = factory.Sequence(lambda n: f"Club night {n}")
+    preset = "grass-roots"
+    director = factory.SubFactory(UserFactory)
+
+    @classmethod
+    def _create(cls, model_class, *, director, **kwargs):
+        return event_create(user=director, **kwargs)
+
+
+class PlayerFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Player
+
+    name = factory.Sequence(lambda n: f"Player {n:03d}")
+    acc_number = factory.Sequence(lambda n: f"T{n:05d}")
+
+
+class EntryFactory(factory.django.DjangoModelFactory):
+    """A checked-in entry (pass ``status="registered"`` for one not yet at the desk)."""
+
+    class Meta:
+        model = Entry
+
+    event = factory.SubFactory(EventFactory)
+    player = factory.SubFactory(PlayerFactory)
+    status = Entry.Status.CHECKED_IN

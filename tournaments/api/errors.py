@@ -3,6 +3,10 @@
 Every API error has the shape ``{"errors": [{"field": ..., "code": ..., "message": ...}]}``:
 ``field`` is the input field (``null`` when the error is about the request as a whole),
 ``code`` the rule that was broken (DRF's error code, e.g. ``required``, ``max_value``, or ours).
+
+A service's ``ServiceError`` is a 400 with its field and code. A CSV import's ``RowErrors`` gives
+one error per bad row: ``field`` is ``rows[<row>].<column>`` and ``row`` the line of the file
+(the header is line 1), so a director can find the line in a spreadsheet.
 """
 
 from __future__ import annotations
@@ -11,8 +15,12 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404
-from rest_framework import exceptions
+from rest_framework import exceptions, status
+from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
+from rest_framework.views import set_rollback
+
+from tournaments.services.errors import RowErrors, ServiceError
 
 
 def _flatten(detail: Any, codes: Any, field: str | None) -> list[dict[str, Any]]:
@@ -33,7 +41,19 @@ def _flatten(detail: Any, codes: Any, field: str | None) -> list[dict[str, Any]]
     return [{"field": field, "code": str(codes or "invalid"), "message": str(detail)}]
 
 
+def _service_errors(exc: ServiceError) -> list[dict[str, Any]]:
+    if isinstance(exc, RowErrors):
+        return [
+            {"field": f"rows[{row}].{field}", "row": row, "code": "invalid", "message": message}
+            for row, field, message in exc.errors
+        ]
+    return [{"field": exc.field, "code": exc.code, "message": exc.message}]
+
+
 def exception_handler(exc, context):
+    if isinstance(exc, ServiceError):
+        set_rollback()
+        return Response({"errors": _service_errors(exc)}, status=status.HTTP_400_BAD_REQUEST)
     # DRF turns Django's own exceptions into its own; do it first so the codes are known.
     if isinstance(exc, Http404):
         exc = exceptions.NotFound(str(exc) or None)

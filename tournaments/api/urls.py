@@ -1,11 +1,38 @@
 from django.urls import path
 from rest_framework.authtoken.views import obtain_auth_token
 
-from tournaments.api import jobs
+from tournaments.api import entries, events, games, jobs
+
+EVENT = "events/<int:event_id>/"
+GAME = f"{EVENT}games/<int:number>/"
 
 urlpatterns = [
     path("auth/token/", obtain_auth_token, name="api-token"),
     path("health/", jobs.HealthView.as_view(), name="api-health"),
     path("jobs/health/", jobs.HealthJobView.as_view(), name="api-job-health"),
     path("jobs/<int:job_id>/", jobs.JobDetailView.as_view(), name="api-job-detail"),
+    path("events/", events.EventListView.as_view(), name="api-event-list"),
+    path(EVENT, events.EventDetailView.as_view(), name="api-event-detail"),
+    path(
+        f"{EVENT}close-registration/",
+        events.EventCloseRegistrationView.as_view(),
+        name="api-event-close-registration",
+    ),
+    path(f"{EVENT}entries/", entries.EntryListView.as_view(), name="api-entry-list"),
+    path(f"{EVENT}entries/import/", entries.EntriesImportView.as_view(), name="api-entry-import"),
+    path(
+        "entries/<int:entry_id>/check-in/",
+        entries.EntryCheckInView.as_view(),
+        name="api-entry-check-in",
+    ),
+    path(
+        "entries/<int:entry_id>/withdraw/",
+        entries.EntryWithdrawView.as_view(),
+        name="api-entry-withdraw",
+    ),
+    path(f"{EVENT}games/", games.GameListView.as_view(), name="api-game-list"),
+    path(GAME, games.GameDetailView.as_view(), name="api-game-detail"),
+    path(f"{GAME}pair/", games.GamePairView.as_view(), name="api-game-pair"),
+    path(f"{GAME}publish/", games.GamePublishView.as_view(), name="api-game-publish"),
+    path(f"{GAME}repair/", games.GameRepairView.as_view(), name="api-game-repair"),
 ]

@@ -31,6 +31,24 @@ def event_get_for_director(*, event_id: int, user) -> Event:
     return event
 
 
+def entry_get_for_director(*, entry_id: int, user) -> Entry:
+    """The entry if ``user`` directs its event (the event's check decides 403 or 404)."""
+    entry = entries_of_event_qs().filter(pk=entry_id).first()
+    if entry is None:
+        raise Http404("No such entry.")
+    event_get_for_director(event_id=entry.event_id, user=user)
+    return entry
+
+
+def entries_of_event_qs() -> QuerySet[Entry]:
+    return Entry.objects.select_related("player__home_club")
+
+
+def entries_of_event(*, event: Event) -> QuerySet[Entry]:
+    """Every entry of the event, with player and club, alphabetically."""
+    return entries_of_event_qs().filter(event=event)
+
+
 def event_get_for_viewer(*, event_id: int, user) -> Event:
     """The event if it is published or ``user`` has a role in it; otherwise 404."""
     event = Event.objects.filter(pk=event_id).first()

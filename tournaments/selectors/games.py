@@ -5,8 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db.models import QuerySet
+from django.http import Http404
 
-from tournaments.models import Event, Game, Seat
+from tournaments.models import Event, EventRole, Game, Seat
+from tournaments.selectors.events import event_get_for_viewer, event_roles
+
+VISIBLE_TO_ALL = (Game.Status.PUBLISHED, Game.Status.CLOSED)
 
 
 @dataclass(frozen=True)
@@ -40,6 +44,17 @@ def games_of_event(*, event: Event) -> QuerySet[Game]:
 
 def game_get(*, event: Event, number: int) -> Game | None:
     return event.games.select_related("job").filter(number=number).first()
+
+
+def game_get_for_viewer(*, event_id: int, number: int, user) -> tuple[Game, bool]:
+    """The game if ``user`` may see its pairings (directors always, others once published),
+    and whether ``user`` directs the event."""
+    event = event_get_for_viewer(event_id=event_id, user=user)
+    game = game_get(event=event, number=number)
+    directs = EventRole.Role.DIRECTOR in event_roles(event=event, user=user)
+    if game is None or not (directs or game.status in VISIBLE_TO_ALL):
+        raise Http404("This game's pairings are not published yet.")
+    return game, directs
 
 
 def game_pairings(*, game: Game) -> Pairings:

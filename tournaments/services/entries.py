@@ -19,6 +19,20 @@ from tournaments.services.errors import RowErrors, ServiceError
 
 CSV_COLUMNS = ("name", "acc_number", "club", "email", "phone")
 MAX_IMPORT_ROWS = 5000
+MAX_IMPORT_BYTES = 2_000_000
+FIELD_LENGTHS = {"name": 200, "acc_number": 20, "club": 200, "email": 254, "phone": 40}
+
+
+def csv_upload_text(upload) -> str:
+    """The text of an uploaded CSV file; a clear error if it is too large or not UTF-8."""
+    if upload.size > MAX_IMPORT_BYTES:
+        raise ServiceError("The file is larger than 2 MB.", field="file", code="too_large")
+    try:
+        return upload.read().decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ServiceError(
+            "Save the file as CSV (UTF-8) and try again.", field="file", code="encoding"
+        ) from None
 
 
 @dataclass(frozen=True)
@@ -34,8 +48,9 @@ def _problems(reg: Registration) -> list[tuple[str, str]]:
     problems = []
     if not reg.name.strip():
         problems.append(("name", "A name is required."))
-    elif len(reg.name) > 200:
-        problems.append(("name", "A name has at most 200 characters."))
+    for field, limit in FIELD_LENGTHS.items():
+        if len(getattr(reg, field)) > limit:
+            problems.append((field, f"At most {limit} characters."))
     if reg.acc_number and not reg.acc_number.replace("-", "").isalnum():
         problems.append(("acc_number", f"{reg.acc_number!r} is not an ACC number."))
     if reg.email and "@" not in reg.email:

@@ -3,11 +3,27 @@
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import render
 
+from tournaments.models import Game
+from tournaments.selectors.events import event_get_for_viewer, event_roles, events_published
+from tournaments.selectors.games import games_of_event
 from tournaments.selectors.jobs import job_get_for_user
 
 
 def home(request):
-    return render(request, "tournaments/home.html")
+    return render(request, "tournaments/home.html", {"events": events_published()[:20]})
+
+
+def event_public(request, event_id: int):
+    event = event_get_for_viewer(event_id=event_id, user=request.user)
+    games = games_of_event(event=event).filter(
+        status__in=[Game.Status.PUBLISHED, Game.Status.CLOSED]
+    )
+    is_director = "director" in event_roles(event=event, user=request.user)
+    return render(
+        request,
+        "tournaments/event_public.html",
+        {"event": event, "games": games, "is_director": is_director},
+    )
 
 
 @login_required

@@ -1,0 +1,100 @@
+"""API: entries. The director registers players (one by one, as walk-ins, or from a CSV file),
+checks them in and withdraws them. Every endpoint is for the event's directors only.
+"""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import permissions, status
+from rest_framework.generics import GenericAPIView
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from tournaments.api.serializers_events import (
+    EntriesImportSerializer,
+    EntryRegisterSerializer,
+    EntrySerializer,
+)
+from tournaments.models import Entry
+from tournaments.selectors.events import (
+    entries_of_event,
+    entries_of_event_qs,
+    entry_get_for_director,
+    event_get_for_director,
+)
+from tournaments.services.entries import (
+    Registration,
+    entries_import_csv,
+    entry_check_in,
+    entry_register,
+    entry_withdraw,
+)
+
+
+class EntryListView(GenericAPIView):
+    """The event's entries in name order; POST enters one player."""
+
+    permission_classes = [permissions.IsAuthenticated]
+    serializer_class = EntrySerializer
+    queryset = Entry.objects.none()  # names the model for the schema; rows come from selectors
+
+    @extend_schema(responses=EntrySerializer(many=True))
+    def get(self, request, event_id: int):
+        event = event_get_for_director(event_id=event_id, user=request.user)
+        page = self.paginate_queryset(entries_of_event(event=event))
+        return self.get_paginated_response(EntrySerializer(page, many=True).data)
+
+    @extend_schema(request=EntryRegisterSerializer, responses={201: EntrySerializer})
+    def post(self, request, event_id: int):
+        event = event_get_for_director(event_id=event_id, user=request.user)
+        form = EntryRegisterSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        data = dict(form.validated_data)
+        check_in = data.pop("check_in")
+        entry = entry_register(event=event, registration=Registration(**data), check_in=check_in)
+        return Response(EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
+
+
+class EntriesImportView(APIView):
+    """Enter every row of a CSV file, or nobody: each bad row is named in the 400 response."""
+
+    permission_classes = [permissions.IsAuthenticated]
+    parser_classes = [MultiPartParser, FormParser, JSONParser]
+
+    @extend_schema(request=EntriesImportSerializer, responses={201: EntrySerializer(many=True)})
+    def post(self, request, event_id: int):
+        event = event_get_for_director(event_id=event_id, user=request.user)
+        form = EntriesImportSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        entries = entries_import_csv(
+            event=event, text=form.validated_data["text"], check_in=form.validated_data["check_in"]
+        )
+        imported = entries_of_event_qs().filter(pk__in=[e.pk for e in entries])
+        return Response(
+            EntrySerializer(imported, many=True).data,
+            status=status.HTTP_201_CREATED,
+        )
+
+
+class _EntryActionView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+    service = None  # called as service(entry=...)
+
+    @extend_schema(request=None, responses=EntrySerializer)
+    def post(self, request, entry_id: int):
+        entry = entry_get_for_director(entry_id=entry_id, user=request.user)
+        entry = type(self).service(entry=entry)
+        return Response(EntrySerializer(entry).data)
+
+
+class EntryCheckInView(_EntryActionView):
+    """Check a registered player in (after play started, they join from the next game)."""
+
+    service = entry_check_in
+
+
+class EntryWithdrawView(_EntryActionView):
+    """Withdraw a player between games: they play no game that is not paired yet."""
+
+    service = entry_withdraw

@@ -1,0 +1,170 @@
+"""Serializers for the director's workflow: events, entries, games and their pairings.
+
+Input serializers check the shape of a request (types, lengths, which fields); the rules (what a
+preset fills in, when settings may change, who may be entered) live in the services. Output
+serializers come in two widths where the public may look: ``EventSerializer`` is what a visitor
+sees of a published event, ``EventDirectorSerializer`` adds what only its directors see.
+"""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from tournaments.models import Entry, Event, Game, Job
+from tournaments.presets import PRESETS
+from tournaments.services.entries import csv_upload_text
+from tournaments.services.errors import ServiceError
+
+# Events
+
+PUBLIC_EVENT_FIELDS = ["id", "name", "kind", "preset", "starts_on", "stage", "published"]
+
+
+class EventSerializer(serializers.ModelSerializer):
+    """An event as visitors see it once it is published: its name, stage and settings."""
+
+    class Meta:
+        model = Event
+        fields = [*PUBLIC_EVENT_FIELDS, *Event.SETTINGS]
+        read_only_fields = fields
+
+
+class EventDirectorSerializer(EventSerializer):
+    """An event as its directors see it."""
+
+    class Meta(EventSerializer.Meta):
+        fields = [*EventSerializer.Meta.fields, "created_by", "created_at"]
+        read_only_fields = fields
+
+
+class EventCreateSerializer(serializers.ModelSerializer):
+    """A new event: a name and a preset; any setting given overrides the preset's value."""
+
+    preset = serializers.ChoiceField(choices=[(slug, p.name) for slug, p in PRESETS.items()])
+
+    class Meta:
+        model = Event
+        fields = ["name", "preset", "kind", "starts_on", *Event.SETTINGS]
+
+
+class EventSettingsSerializer(serializers.ModelSerializer):
+    """The fields a director may change; settings only until play starts."""
+
+    class Meta:
+        model = Event
+        fields = ["name", "starts_on", "published", *Event.SETTINGS]
+
+
+# Entries
+
+
+class EntrySerializer(serializers.ModelSerializer):
+    """A player's entry, with the player's name, ACC number and home club."""
+
+    name = serializers.CharField(source="player.name", read_only=True)
+    acc_number = serializers.CharField(source="player.acc_number", read_only=True)
+    club = serializers.CharField(source="player.home_club.name", read_only=True, allow_null=True)
+
+    class Meta:
+        model = Entry
+        fields = [
+            "id",
+            "player",
+            "name",
+            "acc_number",
+            "club",
+            "status",
+            "joined_from_game",
+            "withdrawn_after_game",
+            "created_at",
+        ]
+        read_only_fields = fields
+
+
+class EntryRegisterSerializer(serializers.Serializer):
+    """One player to enter; ``check_in`` checks a walk-in in at once."""
+
+    # Lengths are the columns' sizes; the service decides what a valid name or e-mail is.
+    name = serializers.CharField()
+    acc_number = serializers.CharField(max_length=20, required=False, allow_blank=True)
+    club = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    email = serializers.CharField(max_length=254, required=False, allow_blank=True)
+    phone = serializers.CharField(max_length=40, required=False, allow_blank=True)
+    check_in = serializers.BooleanField(default=False)
+
+
+class EntriesImportSerializer(serializers.Serializer):
+    """A CSV file as multipart field ``file``, or its text as ``csv``. The first row names the
+    columns: name (required), acc_number, club, email, phone."""
+
+    # validated_data["text"] is the CSV text, whichever way it came.
+
+    file = serializers.FileField(required=False)
+    csv = serializers.CharField(required=False, trim_whitespace=False)
+    check_in = serializers.BooleanField(default=False)
+
+    def validate_file(self, upload) -> str:
+        try:
+            return csv_upload_text(upload)
+        except ServiceError as exc:
+            raise serializers.ValidationError(exc.message, code=exc.code) from None
+
+    def validate(self, attrs):
+        if ("file" in attrs) == ("csv" in attrs):
+            raise serializers.ValidationError(
+                {"file": "Send either a CSV file as 'file' or its text as 'csv'."},
+                code="one_source",
+            )
+        attrs["text"] = attrs.pop("file") if "file" in attrs else attrs.pop("csv")
+        return attrs
+
+
+# Games and pairings
+
+
+class JobStateSerializer(serializers.ModelSerializer):
+    """How far a game's pairing job got, and why it failed if it did."""
+
+    class Meta:
+        model = Job
+        fields = ["id", "status", "progress", "message", "error"]
+        read_only_fields = fields
+
+
+class GameSerializer(serializers.ModelSerializer):
+    job = JobStateSerializer(read_only=True, allow_null=True)
+
+    class Meta:
+        model = Game
+        fields = ["number", "status", "paired_at", "published_at", "closed_at", "job"]
+        read_only_fields = fields
+
+
+class TableRowSerializer(serializers.Serializer):
+    """One table; ``first`` deals or cuts first."""
+
+    number = serializers.IntegerField()
+    first = serializers.CharField()
+    first_entry_id = serializers.IntegerField()
+    second = serializers.CharField()
+    second_entry_id = serializers.IntegerField()
+
+
+class NameRowSerializer(serializers.Serializer):
+    """One player's line of the lobby list; ``table`` is null for the sit-out."""
+
+    name = serializers.CharField()
+    entry_id = serializers.IntegerField()
+    table = serializers.IntegerField(allow_null=True)
+    opponent = serializers.CharField()
+
+
+class PairingsSerializer(serializers.Serializer):
+    """A game's pairings by table (the director's sheet) and by name (the lobby list)."""
+
+    number = serializers.IntegerField(source="game.number")
+    status = serializers.ChoiceField(source="game.status", choices=Game.Status.choices)
+    published_at = serializers.DateTimeField(source="game.published_at", allow_null=True)
+    tables = TableRowSerializer(many=True)
+    sit_out = NameRowSerializer(allow_null=True)
+    by_name = NameRowSerializer(many=True)
