@@ -1,0 +1,7 @@
+"""Entry point for ``python -m scoring`` (see ``scoring.cli``)."""
+
+import sys
+
+from scoring.cli import main
+
+sys.exit(main())
