@@ -23,7 +23,7 @@ run: $(VENV)/.installed-run
 	DEBUG=true $(BIN)/python manage.py runserver 127.0.0.1:8000
 
 test: $(VENV)/.installed-dev
-	DEBUG=true $(BIN)/python -m pytest
+	DEBUG=true $(BIN)/python -m pytest -n auto
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .

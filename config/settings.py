@@ -144,8 +144,9 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
 
 # Celery: no broker configured means tasks run eagerly, so the embedded default needs no Redis.
-CELERY_BROKER_URL = env_str("CELERY_BROKER_URL")
-CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
+CELERY_TASK_ALWAYS_EAGER = not env_str("CELERY_BROKER_URL")
+# Eager tasks never reach a broker; the in-memory one only stops kombu guessing at localhost.
+CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "memory://")
 CELERY_TASK_EAGER_PROPAGATES = False
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
@@ -187,6 +188,7 @@ SPECTACULAR_SETTINGS = {
         "EntryStatusEnum": "tournaments.models.events.Entry.Status",
         "GameStatusEnum": "tournaments.models.games.Game.Status",
         "JobStatusEnum": "tournaments.models.jobs.Job.Status",
+        "CardLineKindEnum": "tournaments.models.results.CardLine.Kind",
     },
 }
 
