@@ -110,3 +110,29 @@ def manage(*args: str, env: dict[str, str], timeout: float = 120) -> subprocess.
         text=True,
         timeout=timeout,
     )
+
+
+@pytest.fixture
+def event_in_play(django_capture_on_commit_callbacks):
+    """Make an event of ``players`` checked-in players with game 1 paired and published,
+    built through the services as a director would; ``event.director`` is its director."""
+    from tests.factories import EntryFactory, EventFactory, UserFactory
+    from tournaments.models import Game
+    from tournaments.services.events import event_close_registration
+    from tournaments.services.pairings import game_pairings_request, game_publish
+
+    def make(players: int = 10, **settings):
+        director = UserFactory()
+        event = EventFactory(director=director, **settings)
+        for _ in range(players):
+            EntryFactory(event=event)
+        event_close_registration(event=event)
+        with django_capture_on_commit_callbacks(execute=True):
+            game_pairings_request(event=event, number=1, user=director)
+        game = Game.objects.get(event=event, number=1)
+        with django_capture_on_commit_callbacks(execute=True):
+            game_publish(game=game)
+        event.director = director
+        return event
+
+    return make

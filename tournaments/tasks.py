@@ -25,3 +25,15 @@ def pair_game(*, job_id: int, event_id: int, number: int) -> None:
             event_id=event_id, number=number, progress=progress
         ),
     )
+
+
+@shared_task(name="tournaments.tasks.recompute_standings")
+def recompute_standings(*, job_id: int, event_id: int) -> None:
+    from tournaments.services.standings import standings_recompute
+
+    job_run(
+        job_id=job_id,
+        work=lambda job, progress: standings_recompute(
+            event_id=event_id, job=job, progress=progress
+        ),
+    )

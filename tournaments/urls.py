@@ -1,10 +1,12 @@
-from django.urls import path
+from django.urls import include, path
 
-from tournaments.views import director_events, director_games, public
+from tournaments.views import director_events, director_games, player, public, results, standings
 
 urlpatterns = [
+    path("", include("tournaments.urls_judges")),
     path("", public.home, name="home"),
     path("jobs/<int:job_id>/", public.job_detail, name="job-detail"),
+    path("r/<str:token>/", player.player_page, name="player-page"),
     path("events/", director_events.event_list, name="event-list"),
     path("events/new/", director_events.event_create, name="event-create"),
     path("events/<int:event_id>/", public.event_public, name="event-public"),
@@ -44,4 +46,32 @@ urlpatterns = [
         director_games.game_repair,
         name="game-repair",
     ),
+    path("events/<int:event_id>/games/<int:number>/board/", results.board, name="game-board"),
+    path("events/<int:event_id>/games/<int:number>/close/", results.close, name="game-close"),
+    path("events/<int:event_id>/games/<int:number>/remind/", results.remind, name="game-remind"),
+    path(
+        "events/<int:event_id>/games/<int:number>/tables/<int:table_number>/",
+        results.table_detail,
+        name="table-detail",
+    ),
+    path(
+        "events/<int:event_id>/games/<int:number>/tables/<int:table_number>/paper/",
+        results.paper_line,
+        name="table-paper-line",
+    ),
+    path(
+        "events/<int:event_id>/games/<int:number>/tables/<int:table_number>/cross-check/",
+        results.cross_check,
+        name="table-cross-check",
+    ),
+    path(
+        "events/<int:event_id>/games/<int:number>/tables/<int:table_number>/correct/",
+        results.correct,
+        name="table-correct",
+    ),
+    path("events/<int:event_id>/cross-checks/", results.cross_check_queue, name="cross-checks"),
+    path("events/<int:event_id>/standings/", standings.standings, name="standings"),
+    path("events/<int:event_id>/tie-playoff/", standings.tie_playoff, name="tie-playoff"),
+    path("events/<int:event_id>/scorecards/", standings.scorecards, name="scorecards"),
+    path("entries/<int:entry_id>/revoke-link/", standings.revoke_link, name="entry-revoke-link"),
 ]

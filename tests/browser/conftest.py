@@ -45,14 +45,24 @@ def browser():
 
 @pytest.fixture
 def open_page(browser):
-    """Open pages at a given viewport; any console error or page error fails the test."""
+    """Open pages at a given viewport; any console error or page error fails the test.
+
+    ``form_errors=True`` lets the page answer 400, as a form does when it refuses bad input
+    (the browser logs that status as a console error; the test checks the message itself).
+    """
     contexts, errors = [], []
 
-    def _open(url: str, *, width: int = 390, height: int = 844):
+    def _open(url: str, *, width: int = 390, height: int = 844, form_errors: bool = False):
         context = browser.new_context(viewport={"width": width, "height": height})
         contexts.append(context)
         page = context.new_page()
-        page.on("console", lambda m: m.type == "error" and errors.append(f"{url}: {m.text}"))
+
+        def console(message):
+            refused_form = form_errors and "status of 400" in message.text
+            if message.type == "error" and not refused_form:
+                errors.append(f"{url}: {message.text}")
+
+        page.on("console", console)
         page.on("pageerror", lambda e: errors.append(f"{url}: {e}"))
         page.goto(url)
         return page

@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import include, path
 from rest_framework.authtoken.views import obtain_auth_token
 
 from tournaments.api import entries, events, games, jobs
@@ -7,6 +7,8 @@ EVENT = "events/<int:event_id>/"
 GAME = f"{EVENT}games/<int:number>/"
 
 urlpatterns = [
+    path("", include("tournaments.api.urls_results")),
+    path("", include("tournaments.api.urls_rulings")),
     path("auth/token/", obtain_auth_token, name="api-token"),
     path("health/", jobs.HealthView.as_view(), name="api-health"),
     path("jobs/health/", jobs.HealthJobView.as_view(), name="api-job-health"),

@@ -4,15 +4,23 @@ from tournaments.models.events import Entry, Event, EventRole
 from tournaments.models.games import Game, Seat, Table
 from tournaments.models.jobs import Job
 from tournaments.models.people import Club, Player
+from tournaments.models.results import CardLine, Notice, StandingsSnapshot, TiePlayoff
+from tournaments.models.rulings import JudgeCall, Ruling
 
 __all__ = [
+    "CardLine",
     "Club",
     "Entry",
     "Event",
     "EventRole",
     "Game",
     "Job",
+    "JudgeCall",
+    "Notice",
     "Player",
+    "Ruling",
     "Seat",
+    "StandingsSnapshot",
     "Table",
+    "TiePlayoff",
 ]

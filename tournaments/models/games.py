@@ -3,7 +3,9 @@
 - game: game ``number`` (1..qualifying_games) of an event's qualifying round: every active
   entry plays one opponent at a numbered table, or sits out. ``seed`` makes its pairing
   reproducible: pairing the same field with the same seed gives the same tables.
-- table: two seats, numbered 1..T within the game.
+- table: two seats, numbered 1..T within the game. Its ``status`` follows the result: open until
+  both card lines agree (verified), or flagged for a cross-checker when they disagree or one is
+  missing when the director closes the game.
 - seat: one entry's place in one game: at a table (position 1 deals or cuts first), or the
   game's sit-out (no table).
 """
@@ -43,8 +45,15 @@ class Game(models.Model):
 
 
 class Table(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", "Waiting for results"
+        VERIFIED = "verified", "Verified"
+        FLAGGED = "flagged", "Needs a cross-check"
+
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.OPEN)
+    verified_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["game", "number"]

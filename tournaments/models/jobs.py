@@ -3,8 +3,10 @@
 A job is one run of one task (pairing a game, recomputing standings, building a bracket). Pages
 and the API read its ``status``, ``progress`` and ``error`` rather than asking Celery, so the
 state survives worker restarts and needs no result backend. ``key`` names what the job works on
-(e.g. ``event:12:game:3``): at most one unfinished job per (kind, key), which makes enqueueing
-idempotent.
+(e.g. ``event:12:game:3``): at most one *waiting* job per (kind, key). Asking again while one
+waits joins it, which coalesces bursts (twenty results in a second recompute the standings once
+or twice, not twenty times); a job that is already running may have read older data, so one more
+may wait behind it.
 """
 
 from django.conf import settings
@@ -42,8 +44,8 @@ class Job(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["kind", "key"],
-                condition=Q(status__in=["pending", "running"]) & ~Q(key=""),
-                name="job_one_unfinished_per_key",
+                condition=Q(status="pending") & ~Q(key=""),
+                name="job_one_waiting_per_key",
             ),
             models.CheckConstraint(condition=Q(progress__lte=100), name="job_progress_le_100"),
         ]

@@ -184,3 +184,12 @@ def entry_withdraw(*, entry: Entry) -> Entry:
     entry.withdrawn_after_game = event_next_game_number(event=entry.event) - 1
     entry.save(update_fields=["status", "withdrawn_after_game"])
     return entry
+
+
+def entry_token_revoke(*, entry: Entry) -> Entry:
+    """Replace the private link: the old one stops working at once (a lost scorecard)."""
+    from tournaments.models.events import new_report_token
+
+    entry.report_token = new_report_token()
+    entry.save(update_fields=["report_token"])
+    return entry

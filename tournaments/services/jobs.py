@@ -30,18 +30,18 @@ Work = Callable[[Job, Progress], dict[str, Any]]
 def job_enqueue(*, kind: str, task: Any, key: str = "", created_by=None, **task_kwargs) -> Job:
     """Create a job and schedule ``task(job_id=..., **task_kwargs)`` after commit.
 
-    When an unfinished job of the same kind and key exists, it is returned instead: asking twice
-    to pair game 3 starts one job, not two.
+    When a job of the same kind and key is waiting, it is returned instead: asking twice to pair
+    game 3 starts one job, not two (see ``Job`` on coalescing).
     """
     if key:
-        existing = Job.objects.filter(kind=kind, key=key, status__in=Job.UNFINISHED).first()
+        existing = Job.objects.filter(kind=kind, key=key, status=Job.Status.PENDING).first()
         if existing:
             return existing
     try:
         with transaction.atomic():
             job = Job.objects.create(kind=kind, key=key, created_by=created_by)
     except IntegrityError:
-        return Job.objects.get(kind=kind, key=key, status__in=Job.UNFINISHED)
+        return Job.objects.get(kind=kind, key=key, status=Job.Status.PENDING)
     transaction.on_commit(lambda: task.delay(job_id=job.pk, **task_kwargs))
     return job
 

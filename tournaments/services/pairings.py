@@ -22,6 +22,7 @@ from tournaments.models import Event, Game, Job, Seat, Table
 from tournaments.selectors.events import entries_in_game, pairing_records
 from tournaments.services.errors import ServiceError
 from tournaments.services.jobs import Progress, job_enqueue
+from tournaments.services.results import sit_out_line_create
 
 
 def _enqueue(event: Event, number: int, user) -> Job:
@@ -141,6 +142,7 @@ def game_publish(*, game: Game) -> Game:
     game.status = Game.Status.PUBLISHED
     game.published_at = timezone.now()
     game.save(update_fields=["status", "published_at"])
+    sit_out_line_create(game=game)
     return game
 
 

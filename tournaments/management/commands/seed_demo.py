@@ -1,7 +1,8 @@
 """Create the demo director account (and whatever demo data exists) for ``make run``."""
 
-from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
+
+from tournaments.demo import demo_director, demo_event_build
 
 DEMO_USERNAME = "director"
 DEMO_PASSWORD = "pegboard-demo"
@@ -11,9 +12,7 @@ class Command(BaseCommand):
     help = "Create the demo director account and demo data. Safe to run again."
 
     def handle(self, *args, **options):
-        user, created = get_user_model().objects.get_or_create(
-            username=DEMO_USERNAME, defaults={"email": "director@example.org"}
-        )
+        user, created = demo_director()
         if created:
             user.is_staff = True
             user.is_superuser = True
@@ -25,3 +24,5 @@ class Command(BaseCommand):
                 + ("" if created else " (account already existed; password unchanged)")
             )
         )
+        event = demo_event_build(director=user)
+        self.stdout.write(f"Demo event: {event.name}, {event.entries.count()} players.")

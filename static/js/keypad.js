@@ -1,0 +1,14 @@
+// A big on-screen keypad for the margin, for players who find the phone's keyboard fiddly.
+document.querySelectorAll(".keypad").forEach((pad) => {
+  const input = document.getElementById(pad.dataset.target);
+  if (!input) return;
+  pad.hidden = false;
+  pad.addEventListener("click", (event) => {
+    const key = event.target.closest("button")?.dataset.key;
+    if (!key) return;
+    if (key === "clear") input.value = "";
+    else if (key === "back") input.value = input.value.slice(0, -1);
+    else if (input.value.length < 3) input.value += key;
+    input.dispatchEvent(new Event("input"));
+  });
+});

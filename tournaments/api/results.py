@@ -1,0 +1,326 @@
+"""API: results. A player reports their game from the private link on their scorecard; the
+event's directors and cross-checkers watch the live board, enter lines from paper cards, settle
+flagged tables by ACC Rule 12.2 and correct lines (the old lines are always kept).
+
+Who may do what is decided by the selectors: the report token in the URL is the player's
+credential (``entry_get_by_token``: an unknown or revoked link is 404); ``event_get_for_staff``
+and ``table_get_for_staff`` admit directors and cross-checkers; ``event_get_for_director`` admits
+directors only (closing a game, reminding players). A line a director enters is recorded with
+source ``director``, one a cross-checker enters with ``cross_checker``.
+"""
+
+from __future__ import annotations
+
+from django.http import Http404
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import permissions, serializers, status
+from rest_framework.generics import GenericAPIView
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from scoring.games import CardLine as EngineLine
+from tournaments.api.serializers_results import (
+    BoardSerializer,
+    CorrectionSerializer,
+    CrossCheckSerializer,
+    FlaggedTableSerializer,
+    PaperLineSerializer,
+    PlayerReportSerializer,
+    PreviewSerializer,
+    ReportSerializer,
+    TableDetailSerializer,
+)
+from tournaments.models import CardLine, Entry, Event, Game, Seat, Table
+from tournaments.selectors.events import event_get_for_director
+from tournaments.selectors.games import game_get
+from tournaments.selectors.players import entry_get_by_token
+from tournaments.selectors.results import (
+    current_lines,
+    entry_current_seat,
+    entry_running_card,
+    event_get_for_staff,
+    flagged_tables,
+    game_board,
+    seat_can_report,
+    staff_line_source,
+    table_get_for_staff,
+    table_history,
+)
+from tournaments.services.results import (
+    card_line_preview,
+    card_line_report,
+    game_close,
+    game_remind_unreported,
+    table_correct,
+    table_cross_check,
+)
+
+REPORTED, VERIFIED = CardLine.Kind.REPORTED, CardLine.Kind.VERIFIED
+
+
+def _game(event: Event, number: int) -> Game:
+    game = game_get(event=event, number=number)
+    if game is None:
+        raise Http404("No such game.")
+    return game
+
+
+def _seats(table: Table) -> list[Seat]:
+    return list(table.seats.select_related("entry__player").order_by("position"))
+
+
+# The player's report
+
+
+def _current_game(seat: Seat | None, card: list) -> dict | None:
+    if seat is None:
+        return None
+    row = next(row for row in card if row.game == seat.game.number)
+    reported = verified = None
+    if seat.table_id is not None:
+        reported = current_lines(table=seat.table, kind=REPORTED).get(seat.pk)
+        verified = current_lines(table=seat.table, kind=VERIFIED).get(seat.pk)
+    elif row.verified:
+        verified = row.line
+    return {
+        "game": seat.game.number,
+        "game_status": seat.game.status,
+        "table": row.table,
+        "table_status": seat.table.status if seat.table_id else None,
+        "opponent": None if seat.sits_out else row.opponent,
+        "can_report": seat_can_report(seat),
+        "reported": reported,
+        "verified": verified,
+    }
+
+
+def _player_state(entry: Entry) -> dict:
+    card = entry_running_card(entry=entry)
+    return {
+        "entry_id": entry.pk,
+        "name": entry.player.name,
+        "event": entry.event.name,
+        "current": _current_game(entry_current_seat(entry=entry), card),
+        "card": card,
+        "notices": entry.notices.filter(seen_at__isnull=True),
+    }
+
+
+class ReportView(APIView):
+    """The player's page as data: no sign-in, the private link's token is the credential.
+
+    GET: the current game (number, table, opponent, whether it can be reported now, the
+    player's reported and verified lines) and the running card. POST "I won / I lost by N":
+    with ``preview`` the engine's line and words (200, nothing saved), else the report is
+    saved (201, the new state); the game is verified when both cards agree."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses=PlayerReportSerializer)
+    def get(self, request, token: str):
+        entry = entry_get_by_token(token=token)
+        return Response(PlayerReportSerializer(_player_state(entry)).data)
+
+    @extend_schema(
+        request=ReportSerializer,
+        responses={200: PreviewSerializer, 201: PlayerReportSerializer},
+    )
+    def post(self, request, token: str):
+        entry = entry_get_by_token(token=token)
+        form = ReportSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        seat = entry_current_seat(entry=entry)
+        if seat is None:
+            raise serializers.ValidationError("You have no game in play yet.", code="no_game")
+        won, margin = form.validated_data["result"] == "won", form.validated_data["margin"]
+        if form.validated_data["preview"]:
+            line, words = card_line_preview(seat=seat, won=won, spread=margin)
+            return Response(PreviewSerializer({"line": line, "words": words}).data)
+        card_line_report(seat=seat, won=won, spread=margin, user=request.user)
+        return Response(
+            PlayerReportSerializer(_player_state(entry)).data, status=status.HTTP_201_CREATED
+        )
+
+
+# A game: the live board, closing it, reminding the players
+
+
+class GameBoardView(APIView):
+    """Every table of a game with its players, each one's current reported line (or null),
+    the table's status and its state: waiting, one reported, disagree, verified, flagged."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(responses=BoardSerializer)
+    def get(self, request, event_id: int, number: int):
+        event = event_get_for_staff(event_id=event_id, user=request.user)
+        game = _game(event, number)
+        tables = [
+            {
+                "table": row.table,
+                "state": row.state,
+                "seats": [
+                    {"position": position, "name": name, "reported": line}
+                    for position, (name, line) in enumerate(
+                        zip(row.players, row.reported, strict=True), start=1
+                    )
+                ],
+            }
+            for row in game_board(game=game)
+        ]
+        board = {"game": game.number, "game_status": game.status, "tables": tables}
+        return Response(BoardSerializer(board).data)
+
+
+class GameCloseView(APIView):
+    """Play is over: every table whose cards do not agree is flagged for a cross-check."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        request=None,
+        responses=inline_serializer("GameClosed", {"flagged": serializers.IntegerField()}),
+    )
+    def post(self, request, event_id: int, number: int):
+        event = event_get_for_director(event_id=event_id, user=request.user)
+        return Response({"flagged": game_close(game=_game(event, number))})
+
+
+class GameRemindView(APIView):
+    """Leave a reminder on the page of every player whose table has not reported."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        request=None,
+        responses=inline_serializer("PlayersReminded", {"reminded": serializers.IntegerField()}),
+    )
+    def post(self, request, event_id: int, number: int):
+        event = event_get_for_director(event_id=event_id, user=request.user)
+        return Response({"reminded": game_remind_unreported(game=_game(event, number))})
+
+
+# One table: its lines and history, a paper card, a cross-check, a correction
+
+
+def _table_detail(table: Table) -> dict:
+    table.refresh_from_db(fields=["status", "verified_at"])  # a service may just have changed it
+    reported = current_lines(table=table, kind=REPORTED)
+    verified = current_lines(table=table, kind=VERIFIED)
+    seats = [
+        {
+            "position": seat.position,
+            "entry_id": seat.entry_id,
+            "name": seat.entry.player.name,
+            "reported": reported.get(seat.pk),
+            "verified": verified.get(seat.pk),
+        }
+        for seat in _seats(table)
+    ]
+    return {"table": table, "seats": seats, "history": table_history(table=table)}
+
+
+def _staff_table(request, event_id: int, number: int, table_number: int) -> Table:
+    return table_get_for_staff(
+        event_id=event_id, number=number, table_number=table_number, user=request.user
+    )
+
+
+class TableDetailView(APIView):
+    """Both players' reported and verified lines, and every line ever entered at the table:
+    kind, source, whether it is current, who entered it, when and why."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(responses=TableDetailSerializer)
+    def get(self, request, event_id: int, number: int, table_number: int):
+        table = _staff_table(request, event_id, number, table_number)
+        return Response(TableDetailSerializer(_table_detail(table)).data)
+
+
+class TableLineView(APIView):
+    """Enter a player's line from their paper card ("won / lost by N" at position 1 or 2)."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=PaperLineSerializer, responses={201: TableDetailSerializer})
+    def post(self, request, event_id: int, number: int, table_number: int):
+        table = _staff_table(request, event_id, number, table_number)
+        form = PaperLineSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        data = form.validated_data
+        seat = {seat.position: seat for seat in _seats(table)}[data["position"]]
+        card_line_report(
+            seat=seat,
+            won=data["result"] == "won",
+            spread=data["margin"],
+            user=request.user,
+            source=staff_line_source(event=table.game.event, user=request.user),
+        )
+        detail = TableDetailSerializer(_table_detail(table)).data
+        return Response(detail, status=status.HTTP_201_CREATED)
+
+
+class TableCrossCheckView(APIView):
+    """Settle a flagged table by ACC Rule 12.2: the cases applied and the verified lines."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=None, responses=CrossCheckSerializer)
+    def post(self, request, event_id: int, number: int, table_number: int):
+        table = _staff_table(request, event_id, number, table_number)
+        cases = table_cross_check(table=table, user=request.user)
+        verified = current_lines(table=table, kind=VERIFIED)
+        lines = [
+            {
+                "position": seat.position,
+                "game_points": line.game_points,
+                "plus": line.plus,
+                "minus": line.minus,
+                "source": line.source,
+                "reason": line.reason,
+            }
+            for seat in _seats(table)
+            if (line := verified.get(seat.pk)) is not None
+        ]
+        return Response(CrossCheckSerializer({"cases": list(cases), "lines": lines}).data)
+
+
+class TableCorrectView(APIView):
+    """New verified lines for one or both players, with the reason; the old lines stay in the
+    history and players whose side of the cut moved are told."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=CorrectionSerializer, responses=TableDetailSerializer)
+    def post(self, request, event_id: int, number: int, table_number: int):
+        table = _staff_table(request, event_id, number, table_number)
+        form = CorrectionSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        by_position = {seat.position: seat.pk for seat in _seats(table)}
+        lines = {
+            by_position[line.pop("position")]: EngineLine(**line)
+            for line in form.validated_data["lines"]
+        }
+        table_correct(
+            table=table,
+            lines=lines,
+            reason=form.validated_data["reason"],
+            user=request.user,
+            source=staff_line_source(event=table.game.event, user=request.user),
+        )
+        return Response(TableDetailSerializer(_table_detail(table)).data)
+
+
+class CrossCheckListView(GenericAPIView):
+    """Tables waiting for a cross-check, game by game."""
+
+    permission_classes = [permissions.IsAuthenticated]
+    serializer_class = FlaggedTableSerializer
+    queryset = Table.objects.none()  # names the model for the schema; rows come from selectors
+
+    @extend_schema(responses=FlaggedTableSerializer(many=True))
+    def get(self, request, event_id: int):
+        event = event_get_for_staff(event_id=event_id, user=request.user)
+        page = self.paginate_queryset(flagged_tables(event=event))
+        return self.get_paginated_response(FlaggedTableSerializer(page, many=True).data)

@@ -1,0 +1,284 @@
+"""Serializers for results: card lines, the player's report, the live board, a table's history,
+the cross-check queue, standings and tie playoffs.
+
+- line: a card line's game points, plus (a win's spread) and minus (a loss's spread).
+- margin: what a player types, "I won / I lost by N": the engine turns it into a line. Its
+  bounds (1..target) are the engine's rule, so the input only checks that it is a whole number;
+  an impossible margin comes back from the service as a 400 naming ``margin`` and the rule.
+- position: a seat at a table, 1 (deals or cuts first) or 2.
+
+Input serializers check shape only; output serializers read what the selectors return.
+"""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from tournaments.models import CardLine, Entry, Table
+from tournaments.selectors.events import entries_of_event
+
+RESULTS = [("won", "I won"), ("lost", "I lost")]
+BOARD_STATES = ["waiting", "one reported", "disagree", "verified", "flagged"]
+
+# Lines
+
+
+class LineSerializer(serializers.Serializer):
+    """A card line as the engine sees it: game points and the spread in one column."""
+
+    game_points = serializers.IntegerField()
+    plus = serializers.IntegerField()
+    minus = serializers.IntegerField()
+
+
+# "kind" is a plain string in the schema: Event and Job have a "kind" with other choices, and
+# drf-spectacular names enums after the field.
+KIND_HELP = "reported (entered for the player) or verified (what counts in the standings)"
+
+
+class StoredLineSerializer(serializers.ModelSerializer):
+    """A stored card line: its figures, who entered it (``source``) and when."""
+
+    kind = serializers.CharField(help_text=KIND_HELP)
+
+    class Meta:
+        model = CardLine
+        fields = ["id", "kind", "game_points", "plus", "minus", "source", "current", "created_at"]
+        read_only_fields = fields
+
+
+class HistoryLineSerializer(serializers.ModelSerializer):
+    """One line ever entered at a table, replaced or not, with who, when and why."""
+
+    position = serializers.IntegerField(source="seat.position")
+    entry_id = serializers.IntegerField(source="seat.entry_id")
+    name = serializers.CharField(source="seat.entry.player.name")
+    entered_by = serializers.CharField(source="entered_by.username", allow_null=True, default=None)
+    kind = serializers.CharField(help_text=KIND_HELP)
+
+    class Meta:
+        model = CardLine
+        fields = [
+            "id",
+            "position",
+            "entry_id",
+            "name",
+            "kind",
+            "source",
+            "current",
+            "game_points",
+            "plus",
+            "minus",
+            "entered_by",
+            "created_at",
+            "reason",
+        ]
+        read_only_fields = fields
+
+
+# The player's report
+
+
+class ReportSerializer(serializers.Serializer):
+    """ "I won / I lost by N". With ``preview`` the engine's line and words come back unsaved."""
+
+    result = serializers.ChoiceField(choices=RESULTS)
+    margin = serializers.IntegerField(help_text="The spread: the target minus the loser's score.")
+    preview = serializers.BooleanField(default=False)
+
+
+class PreviewSerializer(serializers.Serializer):
+    """What the margin puts on the card, in the engine's words; nothing is saved."""
+
+    line = LineSerializer()
+    words = serializers.CharField()
+
+
+class CurrentGameSerializer(serializers.Serializer):
+    """The player's latest game in play; ``table`` and ``opponent`` are null for the sit-out."""
+
+    game = serializers.IntegerField()
+    game_status = serializers.CharField()
+    table = serializers.IntegerField(allow_null=True)
+    table_status = serializers.CharField(allow_null=True)
+    opponent = serializers.CharField(allow_null=True)
+    can_report = serializers.BooleanField()
+    reported = StoredLineSerializer(allow_null=True)
+    verified = StoredLineSerializer(allow_null=True)
+
+
+class CardRowSerializer(serializers.Serializer):
+    """One game of the running card: the verified line, else the player's own report."""
+
+    game = serializers.IntegerField()
+    table = serializers.IntegerField(allow_null=True)
+    opponent = serializers.CharField()
+    game_points = serializers.IntegerField(source="line.game_points", allow_null=True, default=None)
+    plus = serializers.IntegerField(source="line.plus", allow_null=True, default=None)
+    minus = serializers.IntegerField(source="line.minus", allow_null=True, default=None)
+    verified = serializers.BooleanField()
+
+
+class NoticeSerializer(serializers.Serializer):
+    message = serializers.CharField()
+    created_at = serializers.DateTimeField()
+
+
+class PlayerReportSerializer(serializers.Serializer):
+    """Everything the player's phone shows: the game to report and the card so far."""
+
+    entry_id = serializers.IntegerField()
+    name = serializers.CharField()
+    event = serializers.CharField()
+    current = CurrentGameSerializer(allow_null=True)
+    card = CardRowSerializer(many=True)
+    notices = NoticeSerializer(many=True)
+
+
+# Directors and cross-checkers
+
+
+class BoardSeatSerializer(serializers.Serializer):
+    position = serializers.IntegerField()
+    name = serializers.CharField()
+    reported = StoredLineSerializer(allow_null=True)
+
+
+class BoardTableSerializer(serializers.Serializer):
+    """One table of the live board. ``state``: waiting, one reported, disagree (both reported,
+    not reciprocal), verified, or flagged (waiting for a cross-check)."""
+
+    number = serializers.IntegerField(source="table.number")
+    status = serializers.CharField(source="table.status")
+    state = serializers.CharField(help_text=", ".join(BOARD_STATES))
+    seats = BoardSeatSerializer(many=True)
+
+
+class BoardSerializer(serializers.Serializer):
+    game = serializers.IntegerField()
+    game_status = serializers.CharField()
+    tables = BoardTableSerializer(many=True)
+
+
+class PaperLineSerializer(serializers.Serializer):
+    """A player's line copied from their paper card by a director or cross-checker."""
+
+    position = serializers.ChoiceField(choices=[1, 2])
+    result = serializers.ChoiceField(choices=RESULTS)
+    margin = serializers.IntegerField(help_text="The spread: the target minus the loser's score.")
+
+
+class TableSeatSerializer(serializers.Serializer):
+    position = serializers.IntegerField()
+    entry_id = serializers.IntegerField()
+    name = serializers.CharField()
+    reported = StoredLineSerializer(allow_null=True)
+    verified = StoredLineSerializer(allow_null=True)
+
+
+class TableDetailSerializer(serializers.Serializer):
+    """A table's two players with their reported and verified lines, and every line ever
+    entered there (replaced ones too), oldest first."""
+
+    game = serializers.IntegerField(source="table.game.number")
+    number = serializers.IntegerField(source="table.number")
+    status = serializers.CharField(source="table.status")
+    verified_at = serializers.DateTimeField(source="table.verified_at", allow_null=True)
+    seats = TableSeatSerializer(many=True)
+    history = HistoryLineSerializer(many=True)
+
+
+class SettledLineSerializer(serializers.Serializer):
+    position = serializers.IntegerField()
+    game_points = serializers.IntegerField()
+    plus = serializers.IntegerField()
+    minus = serializers.IntegerField()
+    source = serializers.CharField()
+    reason = serializers.CharField()
+
+
+class CrossCheckSerializer(serializers.Serializer):
+    """The Rule 12.2 cases applied (letters, in order) and the verified lines they gave."""
+
+    cases = serializers.ListField(child=serializers.CharField())
+    lines = SettledLineSerializer(many=True)
+
+
+class CorrectionLineSerializer(serializers.Serializer):
+    position = serializers.ChoiceField(choices=[1, 2])
+    game_points = serializers.IntegerField(min_value=0)
+    plus = serializers.IntegerField(min_value=0, default=0)
+    minus = serializers.IntegerField(min_value=0, default=0)
+
+
+class CorrectionSerializer(serializers.Serializer):
+    """New verified lines for one or both players; the old lines are kept. ``reason`` is
+    required by the service (a blank one is refused there, with the rule)."""
+
+    lines = CorrectionLineSerializer(many=True, min_length=1, max_length=2)
+    reason = serializers.CharField(max_length=300, allow_blank=True)
+
+    def validate_lines(self, lines):
+        positions = [line["position"] for line in lines]
+        if len(set(positions)) != len(positions):
+            raise serializers.ValidationError("Give each position once.", code="unique")
+        return lines
+
+
+class FlaggedTableSerializer(serializers.ModelSerializer):
+    game = serializers.IntegerField(source="game.number")
+
+    class Meta:
+        model = Table
+        fields = ["game", "number"]
+        read_only_fields = fields
+
+
+# Standings
+
+
+class StandingsRowSerializer(serializers.Serializer):
+    """One player's place. ``tied``: the rank is shared; ``playoff_needed``: the tie straddles
+    the cut; ``qualifies``: certainly above the cut."""
+
+    rank = serializers.IntegerField()
+    entry_id = serializers.IntegerField()
+    name = serializers.CharField()
+    game_points = serializers.IntegerField()
+    games_won = serializers.IntegerField()
+    games_played = serializers.IntegerField()
+    net_spread = serializers.IntegerField()
+    plus_spread = serializers.IntegerField()
+    minus_spread = serializers.IntegerField()
+    tied = serializers.BooleanField()
+    playoff_needed = serializers.BooleanField()
+    qualifies = serializers.BooleanField()
+
+
+class StandingsSerializer(serializers.Serializer):
+    """The latest standings; before any verified result, no rows and ``computed_at`` null."""
+
+    computed_at = serializers.DateTimeField(source="snapshot.computed_at", allow_null=True)
+    qualifiers = serializers.IntegerField(source="snapshot.qualifiers", default=0)
+    cut_tie = serializers.ListField(
+        child=serializers.IntegerField(), source="snapshot.cut_tie", default=list
+    )
+    high_non_qualifier = serializers.IntegerField(
+        source="snapshot.high_non_qualifier_id", allow_null=True, default=None
+    )
+    rows = StandingsRowSerializer(many=True)
+
+
+class TiePlayoffSerializer(serializers.Serializer):
+    """The winner and loser of a one-game playoff between two players of the event."""
+
+    id = serializers.IntegerField(read_only=True)
+    winner = serializers.PrimaryKeyRelatedField(queryset=Entry.objects.none())
+    loser = serializers.PrimaryKeyRelatedField(queryset=Entry.objects.none())
+    created_at = serializers.DateTimeField(read_only=True)
+
+    def __init__(self, *args, event=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if event is not None:  # only this event's entries can be named
+            for name in ("winner", "loser"):
+                self.fields[name].queryset = entries_of_event(event=event)

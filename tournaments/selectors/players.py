@@ -1,0 +1,17 @@
+"""Finding a player's entry from the private link on their scorecard."""
+
+from django.http import Http404
+
+from tournaments.models import Entry
+
+
+def entry_get_by_token(*, token: str) -> Entry:
+    """The entry whose private link this is; a revoked or mistyped link is a 404."""
+    entry = (
+        Entry.objects.select_related("player", "event").filter(report_token=token).first()
+        if token
+        else None
+    )
+    if entry is None:
+        raise Http404("This link is not valid. Ask the director for your scorecard link.")
+    return entry

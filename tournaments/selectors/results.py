@@ -1,0 +1,228 @@
+"""Reading results: a table's current lines, the live board of a game, a player's card."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+
+from tournaments.models import (
+    CardLine,
+    Entry,
+    Event,
+    EventRole,
+    Game,
+    Seat,
+    StandingsSnapshot,
+    Table,
+)
+from tournaments.selectors.events import event_roles
+
+
+def current_lines(*, table: Table, kind: str) -> dict[int, CardLine]:
+    """The current lines of ``kind`` at a table, by seat id, in seat order."""
+    lines = CardLine.objects.filter(seat__table=table, kind=kind, current=True).order_by(
+        "seat__position"
+    )
+    return {line.seat_id: line for line in lines}
+
+
+def latest_standings(*, event: Event) -> StandingsSnapshot | None:
+    return event.standings.order_by("-computed_at", "-id").first()
+
+
+def apparent_qualifiers(*, event: Event) -> set[int]:
+    """Entry ids above the cut in the latest standings (Rule 12.2's apparent qualifiers)."""
+    snapshot = latest_standings(event=event)
+    if snapshot is None:
+        return set()
+    return {row["entry_id"] for row in snapshot.rows if row["qualifies"]}
+
+
+@dataclass(frozen=True)
+class BoardRow:
+    table: Table
+    players: list[str]
+    reported: list[CardLine | None]
+    state: str  # "waiting", "one reported", "disagree", "verified", "flagged"
+
+
+def game_board(*, game: Game) -> list[BoardRow]:
+    """Each table of a game with what has been reported: the director's live board."""
+    seats = Seat.objects.filter(game=game, table__isnull=False).select_related(
+        "entry__player", "table"
+    )
+    lines = CardLine.objects.filter(seat__game=game, kind=CardLine.Kind.REPORTED, current=True)
+    by_seat = {line.seat_id: line for line in lines}
+    tables: dict[int, list[Seat]] = {}
+    for seat in sorted(seats, key=lambda s: (s.table.number, s.position)):
+        tables.setdefault(seat.table_id, []).append(seat)
+    rows = []
+    for pair in tables.values():
+        table = pair[0].table
+        reported = [by_seat.get(seat.pk) for seat in pair]
+        rows.append(
+            BoardRow(table, [s.entry.player.name for s in pair], reported, _state(table, reported))
+        )
+    return rows
+
+
+def _state(table: Table, reported: list[CardLine | None]) -> str:
+    if table.status != Table.Status.OPEN:
+        return table.status
+    count = sum(line is not None for line in reported)
+    return ("waiting", "one reported", "disagree")[count]
+
+
+@dataclass(frozen=True)
+class CardRow:
+    """One game on a player's running card."""
+
+    game: int
+    table: int | None
+    opponent: str
+    line: CardLine | None  # the verified line if there is one, else the player's report
+    verified: bool
+
+
+def entry_current_seat(*, entry) -> Seat | None:
+    """The seat of the latest game in play for ``entry`` (published or closed)."""
+    return (
+        Seat.objects.filter(
+            entry=entry, game__status__in=[Game.Status.PUBLISHED, Game.Status.CLOSED]
+        )
+        .select_related("game__event", "table")
+        .order_by("-game__number")
+        .first()
+    )
+
+
+def entry_running_card(*, entry) -> list[CardRow]:
+    """Every game the entry has played or is playing, with its line, in two queries."""
+    seats = list(
+        Seat.objects.filter(
+            entry=entry, game__status__in=[Game.Status.PUBLISHED, Game.Status.CLOSED]
+        )
+        .select_related("game", "table")
+        .order_by("game__number")
+    )
+    opponents = dict(
+        Seat.objects.filter(table__in=[s.table_id for s in seats if s.table_id])
+        .exclude(entry=entry)
+        .values_list("table_id", "entry__player__name")
+    )
+    lines: dict[int, dict[str, CardLine]] = {}
+    for line in CardLine.objects.filter(seat__in=seats, current=True):
+        lines.setdefault(line.seat_id, {})[line.kind] = line
+    rows = []
+    for seat in seats:
+        kinds = lines.get(seat.pk, {})
+        line = kinds.get("verified") or kinds.get("reported")
+        rows.append(
+            CardRow(
+                seat.game.number,
+                seat.table.number if seat.table else None,
+                opponents.get(seat.table_id, "Sits out"),
+                line,
+                "verified" in kinds,
+            )
+        )
+    return rows
+
+
+def game_history(*, game: Game) -> list[CardLine]:
+    """Every line ever entered for the game, old and new, with who, when and why."""
+    return list(
+        CardLine.objects.filter(seat__game=game)
+        .select_related("seat__entry__player", "seat__table", "entered_by")
+        .order_by("seat__table__number", "created_at", "id")
+    )
+
+
+def table_get_for_staff(*, event_id: int, number: int, table_number: int, user) -> Table:
+    """A table of game ``number`` if ``user`` directs or cross-checks the event (404/403)."""
+    event = event_get_for_staff(event_id=event_id, user=user)
+    table = (
+        Table.objects.select_related("game__event")
+        .filter(game__event=event, game__number=number, number=table_number)
+        .first()
+    )
+    if table is None:
+        raise Http404("No such table.")
+    return table
+
+
+def event_get_for_staff(*, event_id: int, user) -> Event:
+    """The event if ``user`` directs or cross-checks it: those who may enter and settle lines."""
+    event = Event.objects.filter(pk=event_id).first()
+    if event is None:
+        raise Http404("No such event.")
+    roles = event_roles(event=event, user=user)
+    if not roles & {EventRole.Role.DIRECTOR, EventRole.Role.CROSS_CHECKER}:
+        if not user.is_authenticated:
+            raise Http404("No such event.")
+        raise PermissionDenied("Only this event's directors and cross-checkers may do this.")
+    return event
+
+
+def flagged_tables(*, event: Event) -> list[Table]:
+    """Tables waiting for a cross-check, game by game."""
+    return list(
+        Table.objects.filter(game__event=event, status=Table.Status.FLAGGED)
+        .select_related("game")
+        .order_by("game__number", "number")
+    )
+
+
+def unreported_entries(*, game: Game) -> list[int]:
+    """Entries seated at a table of ``game`` who have not reported their line."""
+    reported = CardLine.objects.filter(seat__game=game, kind="reported").values("seat_id")
+    return list(
+        Seat.objects.filter(game=game, table__status=Table.Status.OPEN)
+        .exclude(pk__in=reported)
+        .values_list("entry_id", flat=True)
+    )
+
+
+def table_history(*, table: Table) -> list[CardLine]:
+    """Every line ever entered at a table: old and new values, who, when and why."""
+    return list(
+        CardLine.objects.filter(seat__table=table)
+        .select_related("seat__entry__player", "entered_by")
+        .order_by("created_at", "id")
+    )
+
+
+@dataclass(frozen=True)
+class StandingsTable:
+    snapshot: StandingsSnapshot | None
+    rows: list[dict]  # snapshot rows with "name" added
+    cut_after: int  # rank position after which the cut line is drawn (0: no cut)
+
+
+def standings_table(*, event: Event) -> StandingsTable:
+    """The latest standings with player names, in two queries whatever the field size."""
+    snapshot = latest_standings(event=event)
+    if snapshot is None:
+        return StandingsTable(None, [], 0)
+    names = dict(Entry.objects.filter(event=event).values_list("pk", "player__name"))
+    rows = [{**row, "name": names.get(row["entry_id"], "?")} for row in snapshot.rows]
+    return StandingsTable(snapshot, rows, snapshot.qualifiers)
+
+
+def seat_can_report(seat: Seat | None) -> bool:
+    """Whether a player may report this seat's game now: seated, game in play, table open."""
+    return (
+        seat is not None
+        and seat.table_id is not None
+        and seat.game.status == Game.Status.PUBLISHED
+        and seat.table.status == Table.Status.OPEN
+    )
+
+
+def staff_line_source(*, event: Event, user) -> str:
+    """Who a line entered by staff comes from, by the user's role in the event."""
+    if EventRole.Role.DIRECTOR in event_roles(event=event, user=user):
+        return CardLine.Source.DIRECTOR
+    return CardLine.Source.CROSS_CHECKER

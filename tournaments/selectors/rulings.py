@@ -1,0 +1,202 @@
+"""Reading judges' calls and rulings, with the one place that decides who may judge an event.
+
+- judging an event: being one of its judges or directors. They see the open calls, answer them,
+  record rulings and read the event's rulings.
+- the count checker: the engine's count of a hand or a play, for anyone (a player checking a
+  count at the table, a judge settling one). Bad cards come back as a ServiceError naming the
+  box to fix.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import PermissionDenied
+from django.db.models import Prefetch, QuerySet
+from django.http import Http404
+from django.utils import timezone
+
+from scoring import (
+    CardError,
+    HandScore,
+    IllegalPlay,
+    PlayResult,
+    parse_card,
+    parse_cards,
+    score_hand,
+    score_play,
+)
+from tournaments.models import Event, EventRole, JudgeCall, Ruling, Seat, Table
+from tournaments.selectors.events import event_roles
+from tournaments.services.errors import ServiceError
+
+JUDGING_ROLES = {EventRole.Role.DIRECTOR, EventRole.Role.JUDGE}
+
+
+def event_get_for_judging(*, event_id: int, user) -> Event:
+    """The event if ``user`` judges or directs it. Others get 404 (anonymous) or 403."""
+    event = Event.objects.filter(pk=event_id).first()
+    if event is None:
+        raise Http404("No such event.")
+    if not event_roles(event=event, user=user) & JUDGING_ROLES:
+        if not user.is_authenticated:
+            raise Http404("No such event.")
+        raise PermissionDenied("Only this event's judges and directors may do this.")
+    return event
+
+
+def table_get(*, event: Event, number: int, table_number: int) -> Table | None:
+    """Table ``table_number`` of game ``number`` of the event, if there is one."""
+    return (
+        Table.objects.select_related("game__event")
+        .filter(game__event=event, game__number=number, number=table_number)
+        .first()
+    )
+
+
+def table_get_for_judging(*, event_id: int, number: int, table_number: int, user) -> Table:
+    """Table ``table_number`` of game ``number`` if ``user`` judges or directs the event."""
+    event = event_get_for_judging(event_id=event_id, user=user)
+    table = table_get(event=event, number=number, table_number=table_number)
+    if table is None:
+        raise Http404("No such table.")
+    return table
+
+
+def judge_call_get_for_judging(*, call_id: int, user) -> JudgeCall:
+    """A call if ``user`` judges or directs its event (the event's check decides 403 or 404)."""
+    call = JudgeCall.objects.select_related("table__game__event").filter(pk=call_id).first()
+    if call is None:
+        raise Http404("No such call.")
+    event_get_for_judging(event_id=call.table.game.event_id, user=user)
+    return call
+
+
+def events_judged_by(*, user) -> QuerySet[Event]:
+    """Events in which ``user`` is a judge or a director, newest first."""
+    if user.is_superuser:
+        return Event.objects.all()
+    return Event.objects.filter(roles__user=user, roles__role__in=JUDGING_ROLES).distinct()
+
+
+def event_judges(*, event: Event) -> QuerySet:
+    """Users holding the judge role in ``event``, by name."""
+    return (
+        get_user_model()
+        .objects.filter(eventrole__event=event, eventrole__role=EventRole.Role.JUDGE)
+        .order_by("first_name", "last_name", "username")
+        .distinct()
+    )
+
+
+def table_seats(*, table: Table) -> list[Seat]:
+    """The two seats of a table, position 1 first, with their players."""
+    return list(table.seats.select_related("entry__player").order_by("position"))
+
+
+@dataclass(frozen=True)
+class OpenCall:
+    call: JudgeCall
+    game: int
+    table: int
+    players: list[str]
+    called_by: str
+    minutes_waiting: int
+
+
+def _minutes_since(moment: datetime, now: datetime) -> int:
+    return max(0, int((now - moment).total_seconds() // 60))
+
+
+def _caller(call: JudgeCall) -> str:
+    if call.called_by_entry_id:
+        return call.called_by_entry.player.name
+    if call.called_by_user_id:
+        return call.called_by_user.get_full_name() or call.called_by_user.get_username()
+    return "—"
+
+
+def judge_calls_open(*, event: Event) -> list[OpenCall]:
+    """Open calls of the event, longest waiting first, in a fixed number of queries."""
+    seats = Seat.objects.select_related("entry__player").order_by("position")
+    calls = (
+        JudgeCall.objects.filter(table__game__event=event, answered_at__isnull=True)
+        .select_related("table__game", "called_by_entry__player", "called_by_user")
+        .prefetch_related(Prefetch("table__seats", queryset=seats))
+        .order_by("created_at", "id")
+    )
+    now = timezone.now()
+    return [
+        OpenCall(
+            call=call,
+            game=call.table.game.number,
+            table=call.table.number,
+            players=[seat.entry.player.name for seat in call.table.seats.all()],
+            called_by=_caller(call),
+            minutes_waiting=_minutes_since(call.created_at, now),
+        )
+        for call in calls
+    ]
+
+
+def judge_call_open_for_table(*, table: Table) -> JudgeCall | None:
+    return table.judge_calls.filter(answered_at__isnull=True).first()
+
+
+def rulings_of_event(*, event: Event) -> QuerySet[Ruling]:
+    """Every ruling of the event, newest first, with what the list shows."""
+    return (
+        Ruling.objects.filter(event=event)
+        .select_related(
+            "table__game", "offender__player", "beneficiary__player", "winner__player", "entered_by"
+        )
+        .prefetch_related("judges")
+        .order_by("-created_at", "-id")
+    )
+
+
+_LABELS = {
+    "hand": "Hand",
+    "starter": "Starter",
+    "pone": "Pone's hand",
+    "dealer": "Dealer's hand",
+    "plays": "Plays",
+}
+
+
+def _parsed(field: str, parse, text: str):
+    try:
+        return parse(text)
+    except CardError as exc:
+        raise ServiceError(f"{_LABELS[field]}: {exc}", field=field, code="bad_card") from None
+
+
+def count_hand(*, hand: str, starter: str, crib: bool = False) -> HandScore:
+    """The engine's count of four cards with the starter (``crib`` for the crib's flush rule)."""
+    cards = _parsed("hand", parse_cards, hand)
+    cut = _parsed("starter", parse_card, starter)
+    # With four good cards, what is left to go wrong is the starter repeating one of them.
+    field = "hand" if len(cards) != 4 else "starter"
+    try:
+        return score_hand(cards, cut, crib=crib)
+    except CardError as exc:
+        raise ServiceError(f"{_LABELS[field]}: {exc}", field=field, code="bad_card") from None
+
+
+def count_play(*, pone: str, dealer: str, plays: str) -> PlayResult:
+    """The engine's points for each card of a whole play, in the order the cards were laid."""
+    pone_cards = _parsed("pone", parse_cards, pone)
+    dealer_cards = _parsed("dealer", parse_cards, dealer)
+    try:
+        return score_play(pone_cards, dealer_cards, plays)
+    except (CardError, IllegalPlay) as exc:
+        message = str(exc)
+        field = "plays"
+        if "pone's hand" in message:
+            field = "pone"
+        elif "dealer's hand" in message or "in both hands" in message:
+            field = "dealer"
+        code = "illegal_play" if isinstance(exc, IllegalPlay) else "bad_card"
+        raise ServiceError(f"{_LABELS[field]}: {message}", field=field, code=code) from None

@@ -1,0 +1,331 @@
+"""Judges' calls and rulings.
+
+A player calls judges to their own table from their private link (a director may call them to
+any table); a table has one open call at a time. Two judges of the event, or three when a
+player asks for a third, rule on it. A judge never rules on a game they play in.
+
+A ruling changes the board only through the engine (``scoring.rulings.apply_ruling``). When the
+board after it is over (a side at the target, or an administrative result: forfeit, late from
+lunch, refusal to conform), the engine turns it into card lines and they are stored as the
+table's verified lines through ``table_correct``, with the ruling as the reason, so the usual
+audit trail and standings update follow.
+
+Terms: *side* "a" is the player in seat position 1, "b" the player in position 2; *opponent* is
+the offender's opponent at the table (see ``tournaments.models.rulings``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from scoring.games import SIDES, other_side
+from scoring.games import CardLine as EngineLine
+from scoring.rulings import (
+    CATALOGUE,
+    Infraction,
+    Position,
+    RulingError,
+    apply_ruling,
+    result_lines,
+)
+from scoring.rulings import Ruling as EngineRuling
+from tournaments.models import CardLine, EventRole, Game, JudgeCall, Ruling, Seat, Table
+from tournaments.selectors.events import event_roles, event_scoring_settings
+from tournaments.services.errors import ServiceError
+from tournaments.services.results import table_correct
+
+FIGURES = ("true_score", "reneged_cards", "claimed_missed", "true_missed")
+_PLAYING = (Game.Status.PUBLISHED, Game.Status.CLOSED)
+
+
+def _check_in_play(table: Table) -> None:
+    game = table.game
+    if game.status not in _PLAYING:
+        raise ServiceError(f"Game {game.number} has not started yet.", code="not_started")
+    if table.status == Table.Status.VERIFIED:
+        raise ServiceError(
+            f"Table {table.number} of game {game.number} is already verified: the game is "
+            "over. Ask the director for a correction.",
+            field="table",
+            code="game_over",
+        )
+
+
+@transaction.atomic
+def judge_call_create(*, table: Table, entry=None, user=None) -> JudgeCall:
+    """Call judges to ``table``: by a player seated there (``entry``) or a director (``user``)."""
+    if (entry is None) == (user is None):
+        raise ServiceError("A call is made by a player or by a director.", code="caller")
+    table = Table.objects.select_for_update().select_related("game__event").get(pk=table.pk)
+    if entry is not None and not table.seats.filter(entry=entry).exists():
+        raise ServiceError(
+            "You can call judges only to your own table.", field="table", code="not_your_table"
+        )
+    if user is not None and EventRole.Role.DIRECTOR not in event_roles(
+        event=table.game.event, user=user
+    ):
+        raise ServiceError("Only a director may call judges to a table.", code="not_director")
+    _check_in_play(table)
+    if table.judge_calls.filter(answered_at__isnull=True).exists():
+        raise ServiceError(
+            f"Judges are already called to table {table.number}; they are on their way.",
+            field="table",
+            code="already_called",
+        )
+    try:
+        with transaction.atomic():
+            return JudgeCall.objects.create(table=table, called_by_entry=entry, called_by_user=user)
+    except IntegrityError:  # a call made at the same moment on a database without row locks
+        raise ServiceError(
+            f"Judges are already called to table {table.number}.",
+            field="table",
+            code="already_called",
+        ) from None
+
+
+@transaction.atomic
+def judge_call_answer(*, call: JudgeCall, user) -> JudgeCall:
+    """A judge takes the call: it leaves the list of open calls."""
+    locked = JudgeCall.objects.select_for_update(of=("self",)).select_related("answered_by")
+    call = locked.get(pk=call.pk)
+    if call.answered_at is not None:
+        who = call.answered_by.get_username() if call.answered_by else "another judge"
+        raise ServiceError(f"This call was already answered by {who}.", code="already_answered")
+    call.answered_at = timezone.now()
+    call.answered_by = user
+    call.save(update_fields=["answered_at", "answered_by"])
+    return call
+
+
+@dataclass(frozen=True)
+class RulingOutcome:
+    """What a ruling does, before anything is saved: the board before and after, in the
+    offender's and opponent's terms, and the card lines when it ends the game."""
+
+    infraction: Infraction
+    offender: Seat
+    opponent: Seat
+    beneficiary: Seat
+    before: Position
+    after: Position
+    offender_side: str
+    lines: dict[int, EngineLine] | None  # by seat id, when the game is over
+
+    @property
+    def score_before_offender(self) -> int:
+        return self.before.score(self.offender_side)
+
+    @property
+    def score_before_opponent(self) -> int:
+        return self.before.score(other_side(self.offender_side))
+
+    @property
+    def score_after_offender(self) -> int:
+        return self.after.score(self.offender_side)
+
+    @property
+    def score_after_opponent(self) -> int:
+        return self.after.score(other_side(self.offender_side))
+
+    @property
+    def winner(self) -> Seat | None:
+        if self.after.winner is None:
+            return None
+        return self.offender if self.after.winner == self.offender_side else self.opponent
+
+
+def _seats(table: Table, offender_entry) -> tuple[Seat, Seat, str]:
+    seats = list(table.seats.select_related("entry__player").order_by("position"))
+    for index, seat in enumerate(seats):
+        if seat.entry_id == getattr(offender_entry, "pk", offender_entry):
+            return seat, seats[1 - index], SIDES[index]
+    raise ServiceError(
+        f"The offender must be one of the two players at table {table.number}.",
+        field="offender",
+        code="not_at_table",
+    )
+
+
+def _check_judges(table: Table, judges, third_judge: bool) -> None:
+    ids = {getattr(judge, "pk", judge) for judge in judges}
+    if len(ids) not in (2, 3):
+        raise ServiceError(
+            f"A ruling is made by two judges, or three with a third judge; {len(ids)} given.",
+            field="judges",
+            code="judge_count",
+        )
+    if third_judge != (len(ids) == 3):
+        raise ServiceError(
+            "A ruling that went to a third judge names three judges; otherwise two.",
+            field="third_judge",
+            code="third_judge",
+        )
+    holders = set(
+        EventRole.objects.filter(
+            event=table.game.event, role=EventRole.Role.JUDGE, user_id__in=ids
+        ).values_list("user_id", flat=True)
+    )
+    if ids - holders:
+        raise ServiceError(
+            "Every judge must hold the judge role in this event.",
+            field="judges",
+            code="not_a_judge",
+        )
+    if table.seats.filter(entry__player__user_id__in=ids).exists():
+        raise ServiceError(
+            "A judge never rules on a game they play in: choose another judge.",
+            field="judges",
+            code="judge_is_player",
+        )
+
+
+def _field_of(message: str, offender_side: str) -> str:
+    """The input an engine message is about (its messages name the figure or the side)."""
+    for figure in FIGURES:
+        if figure in message or figure.replace("_", " ") in message:
+            return figure
+    if "Muggins" in message:
+        return "code"
+    if f"score_{offender_side}" in message:
+        return "score_before_offender"
+    if f"score_{other_side(offender_side)}" in message:
+        return "score_before_opponent"
+    return "score_before_offender"
+
+
+def _engine_ruling(event, code: str, side: str, figures: dict) -> EngineRuling:
+    try:
+        return EngineRuling(code, side, **figures, muggins_in_effect=event.muggins)
+    except RulingError as exc:
+        raise ServiceError(str(exc), field=_field_of(str(exc), side), code="ruling") from None
+
+
+def ruling_preview(
+    *,
+    table: Table,
+    code: str,
+    offender_entry,
+    score_before_offender: int,
+    score_before_opponent: int,
+    judges,
+    third_judge: bool = False,
+    **figures: int | None,
+) -> RulingOutcome:
+    """Check a ruling and work out, with the engine, what it does. Nothing is saved."""
+    unknown = set(figures) - set(FIGURES)
+    if unknown:
+        raise TypeError(f"unexpected figures: {', '.join(sorted(unknown))}")
+    figures = {name: value for name, value in figures.items() if value is not None}
+    event = table.game.event
+    if code not in CATALOGUE:
+        raise ServiceError(f"Unknown infraction {code!r}.", field="code", code="unknown_code")
+    if code == "muggins" and not event.muggins:
+        raise ServiceError(
+            "Muggins is not in effect in this event (the flyer must say so).",
+            field="code",
+            code="muggins_not_in_effect",
+        )
+    _check_in_play(table)
+    offender, opponent, side = _seats(table, offender_entry)
+    _check_judges(table, judges, third_judge)
+    scores = {side: score_before_offender, other_side(side): score_before_opponent}
+    try:
+        before = Position(scores["a"], scores["b"], target=event.target_score)
+    except ValueError as exc:
+        raise ServiceError(str(exc), field=_field_of(str(exc), side), code="board") from None
+    ruling = _engine_ruling(event, code, side, figures)
+    try:
+        after = apply_ruling(before, ruling)
+        lines = None
+        if after.over:
+            line_a, line_b = result_lines(after, event_scoring_settings(event=event))
+            seat_a, seat_b = (offender, opponent) if side == "a" else (opponent, offender)
+            lines = {seat_a.pk: line_a, seat_b.pk: line_b}
+    except (RulingError, ValueError) as exc:
+        raise ServiceError(str(exc), field=_field_of(str(exc), side), code="ruling") from None
+    beneficiary = offender if ruling.beneficiary == side else opponent
+    return RulingOutcome(
+        ruling.infraction.cited(event.rulebook_edition, ruling.infraction.rule),
+        offender, opponent, beneficiary, before, after, side, lines,
+    )  # fmt: skip
+
+
+def _reason(outcome: RulingOutcome, table: Table) -> str:
+    return (
+        f"Judges' ruling, game {table.game.number} table {table.number}: "
+        f"{outcome.infraction.name} by {outcome.offender.entry.player.name}."
+    )
+
+
+@transaction.atomic
+def ruling_record(
+    *,
+    table: Table,
+    code: str,
+    offender_entry,
+    score_before_offender: int,
+    score_before_opponent: int,
+    judges,
+    entered_by,
+    third_judge: bool = False,
+    final: bool = False,
+    notes: str = "",
+    hand_number: int | None = None,
+    **figures: int | None,
+) -> Ruling:
+    """Record a ruling at ``table``; when it ends the game, the engine's card lines become the
+    table's verified lines. All or nothing: a refused ruling leaves no trace."""
+    table = Table.objects.select_for_update().select_related("game__event").get(pk=table.pk)
+    if hand_number is not None and hand_number < 1:
+        raise ServiceError("Hands are numbered from 1.", field="hand_number", code="min_value")
+    outcome = ruling_preview(
+        table=table,
+        code=code,
+        offender_entry=offender_entry,
+        score_before_offender=score_before_offender,
+        score_before_opponent=score_before_opponent,
+        judges=judges,
+        third_judge=third_judge,
+        **figures,
+    )
+    infraction = outcome.infraction
+    winner = outcome.winner
+    ruling = Ruling.objects.create(
+        event=table.game.event,
+        table=table,
+        hand_number=hand_number,
+        offender=outcome.offender.entry,
+        beneficiary=outcome.beneficiary.entry,
+        code=code,
+        direction=infraction.direction,
+        rulebook_edition=infraction.rulebook_edition,
+        rule=infraction.rule,
+        points=infraction.default_points,
+        **{name: value for name, value in figures.items() if value is not None},
+        score_before_offender=outcome.score_before_offender,
+        score_before_opponent=outcome.score_before_opponent,
+        score_after_offender=outcome.score_after_offender,
+        score_after_opponent=outcome.score_after_opponent,
+        game_over=winner is not None,
+        winner=winner.entry if winner else None,
+        third_judge=third_judge,
+        final=final or third_judge,  # the three-judge ruling is final
+        notes=notes.strip(),
+        entered_by=entered_by,
+    )
+    ruling.judges.set(judges)
+    table.judge_calls.filter(answered_at__isnull=True).update(
+        answered_at=timezone.now(), answered_by=entered_by
+    )
+    if outcome.lines is not None:
+        table_correct(
+            table=table,
+            lines=outcome.lines,
+            reason=_reason(outcome, table),
+            user=entered_by,
+            source=CardLine.Source.RULING,
+        )
+    return ruling

@@ -1,0 +1,68 @@
+"""The player's page, opened from the private link (or QR code) on their scorecard.
+
+Large type, one question at a time: did you win or lose, and by how much. The engine works out
+the game points and says what the line means before anything is saved.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.shortcuts import redirect, render
+
+from tournaments.selectors.players import entry_get_by_token
+from tournaments.selectors.results import (
+    entry_current_seat,
+    entry_running_card,
+    seat_can_report,
+)
+from tournaments.services.errors import ServiceError
+from tournaments.services.results import card_line_preview, card_line_report
+
+
+class ReportForm(forms.Form):
+    result = forms.ChoiceField(
+        choices=[("won", "I won"), ("lost", "I lost")],
+        widget=forms.RadioSelect,
+        error_messages={"required": "Choose “I won” or “I lost”."},
+    )
+    margin = forms.IntegerField(
+        label="By how many points (spread)?",
+        error_messages={"required": "Enter the margin: 121 minus the loser's score."},
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "pattern": "[0-9]*"}),
+    )
+
+
+def player_page(request, token: str):
+    entry = entry_get_by_token(token=token)
+    seat = entry_current_seat(entry=entry)
+    form = ReportForm(request.POST or None)
+    context = {"entry": entry, "seat": seat, "form": form, "can_report": seat_can_report(seat)}
+    status = 200
+    if request.method == "POST" and context["can_report"] and form.is_valid():
+        won, margin = form.cleaned_data["result"] == "won", form.cleaned_data["margin"]
+        try:
+            if "confirm" in request.POST:
+                card_line_report(seat=seat, won=won, spread=margin, user=request.user)
+                messages.success(request, f"Saved: game {seat.game.number}.")
+                return redirect("player-page", token=token)
+            context["preview_line"], context["preview"] = card_line_preview(
+                seat=seat, won=won, spread=margin
+            )
+        except ServiceError as exc:
+            form.add_error(
+                "margin" if exc.field in ("margin", "plus", "minus") else None, exc.message
+            )
+    if form.errors:
+        status = 400
+    context["opponent"] = _opponent(seat)
+    context["card"] = entry_running_card(entry=entry)
+    context["notices"] = entry.notices.filter(seen_at__isnull=True)
+    return render(request, "tournaments/player/report.html", context, status=status)
+
+
+def _opponent(seat):
+    if seat is None or seat.table_id is None:
+        return None
+    other = seat.table.seats.exclude(pk=seat.pk).select_related("entry__player").first()
+    return other.entry.player.name if other else None

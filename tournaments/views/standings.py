@@ -1,0 +1,90 @@
+"""The live standings (public once the event is published) and the scorecards to print."""
+
+from __future__ import annotations
+
+import segno
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from tournaments.models import EventRole
+from tournaments.selectors.events import (
+    entries_of_event,
+    entry_get_for_director,
+    event_get_for_director,
+    event_get_for_viewer,
+    event_roles,
+)
+from tournaments.selectors.results import standings_table
+from tournaments.services.entries import entry_token_revoke
+from tournaments.services.errors import ServiceError
+from tournaments.services.results import tie_playoff_record
+
+
+class PlayoffForm(forms.Form):
+    winner = forms.IntegerField()
+    loser = forms.IntegerField()
+
+
+def standings(request, event_id: int):
+    event = event_get_for_viewer(event_id=event_id, user=request.user)
+    table = standings_table(event=event)
+    is_director = EventRole.Role.DIRECTOR in event_roles(event=event, user=request.user)
+    return render(
+        request,
+        "tournaments/results/standings.html",
+        {"event": event, "standings": table, "is_director": is_director},
+    )
+
+
+@login_required
+@require_POST
+def tie_playoff(request, event_id: int):
+    event = event_get_for_director(event_id=event_id, user=request.user)
+    form = PlayoffForm(request.POST)
+    entries = {e.pk: e for e in entries_of_event(event=event)}
+    if form.is_valid() and {form.cleaned_data["winner"], form.cleaned_data["loser"]} <= set(
+        entries
+    ):
+        try:
+            tie_playoff_record(
+                event=event,
+                winner=entries[form.cleaned_data["winner"]],
+                loser=entries[form.cleaned_data["loser"]],
+                user=request.user,
+            )
+        except ServiceError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, "Playoff result recorded; the standings are being updated.")
+    else:
+        messages.error(request, "Choose the winner of the playoff between two tied players.")
+    return redirect("standings", event_id=event.pk)
+
+
+@login_required
+def scorecards(request, event_id: int):
+    """One scorecard per checked-in player: name, QR code to their page, lines for each game."""
+    event = event_get_for_director(event_id=event_id, user=request.user)
+    cards = []
+    for entry in entries_of_event(event=event).exclude(status="withdrawn"):
+        url = request.build_absolute_uri(reverse("player-page", args=[entry.report_token]))
+        qr = segno.make(url, error="m").svg_inline(scale=3, title=f"Link for {entry.player.name}")
+        cards.append({"entry": entry, "url": url, "qr": qr})
+    return render(
+        request,
+        "tournaments/results/scorecards.html",
+        {"event": event, "cards": cards, "games": range(1, event.qualifying_games + 1)},
+    )
+
+
+@login_required
+@require_POST
+def revoke_link(request, entry_id: int):
+    entry = entry_get_for_director(entry_id=entry_id, user=request.user)
+    entry_token_revoke(entry=entry)
+    messages.success(request, f"{entry.player.name}'s old link no longer works; print a new card.")
+    return redirect("event-manage", event_id=entry.event_id)
