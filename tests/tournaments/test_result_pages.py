@@ -77,9 +77,12 @@ def test_board_close_and_cross_check_through_the_pages(
     board = client.get(f"/events/{event.pk}/games/1/board/").content.decode()
     assert "Disagree" in board and "Waiting" in board
     client.post(f"/events/{event.pk}/games/1/remind/")
-    assert client.get(f"/r/{_seats(event, 2)[1].entry.report_token}/").content.decode().count(
-        "Please report game 1"
-    ) == 1
+    assert (
+        client.get(f"/r/{_seats(event, 2)[1].entry.report_token}/")
+        .content.decode()
+        .count("Please report game 1")
+        == 1
+    )
     client.post(f"/events/{event.pk}/games/1/close/")
     checker = UserFactory()
     EventRole.objects.create(event=event, user=checker, role="cross_checker")
@@ -106,12 +109,28 @@ def test_director_enters_paper_cards_and_corrects_with_a_reason(client, event_in
     table.refresh_from_db()
     assert table.status == Table.Status.VERIFIED
     assert CardLine.objects.filter(seat=a, kind="reported", source="director").exists()
-    bad = client.post(url + "correct/", {"reason": "", "game_points_1": 2, "plus_1": 12,
-                                         "minus_1": 0, "game_points_2": 0, "plus_2": 0,
-                                         "minus_2": 12})
+    bad = client.post(
+        url + "correct/",
+        {
+            "reason": "",
+            "game_points_1": 2,
+            "plus_1": 12,
+            "minus_1": 0,
+            "game_points_2": 0,
+            "plus_2": 0,
+            "minus_2": 12,
+        },
+    )
     assert bad.status_code == 400
-    fix = {"reason": "Wrong spread copied", "game_points_1": 2, "plus_1": 14, "minus_1": 0,
-           "game_points_2": 0, "plus_2": 0, "minus_2": 14}
+    fix = {
+        "reason": "Wrong spread copied",
+        "game_points_1": 2,
+        "plus_1": 14,
+        "minus_1": 0,
+        "game_points_2": 0,
+        "plus_2": 0,
+        "minus_2": 14,
+    }
     assert client.post(url + "correct/", fix).status_code == 302
     history = client.get(url).content.decode()
     assert "Wrong spread copied" in history and "(replaced)" in history
