@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django import forms
 
-from tournaments.models import Event
+from tournaments.models import Event, EventRole
 from tournaments.presets import PRESETS
 from tournaments.services.entries import csv_upload_text
 from tournaments.services.errors import ServiceError
@@ -51,3 +51,8 @@ class ImportForm(forms.Form):
             return csv_upload_text(self.cleaned_data["file"])
         except ServiceError as exc:
             raise forms.ValidationError(exc.message) from None
+
+
+class RoleForm(forms.Form):
+    username = forms.CharField(max_length=150, label="User name")
+    role = forms.ChoiceField(choices=EventRole.Role.choices)

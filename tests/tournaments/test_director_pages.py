@@ -191,3 +191,16 @@ def test_pairings_page_queries_do_not_grow_with_the_field(
     with django_assert_max_num_queries(8):
         client.get(f"/events/{event.pk}/games/1/")
     assert all(len(set(p)) == 2 for p in combinations(range(2), 2))
+
+
+def test_director_gives_judge_and_cross_checker_roles(client, director):
+    event = _create(client)
+    UserFactory(username="judy")
+    response = client.post(f"/events/{event.pk}/roles/", {"username": "judy", "role": "judge"})
+    assert response.status_code == 302
+    assert event.roles.filter(user__username="judy", role="judge").exists()
+    missing = client.post(f"/events/{event.pk}/roles/", {"username": "nobody", "role": "judge"})
+    assert missing.status_code == 400 and "No account is called" in missing.content.decode()
+    client.force_login(UserFactory())
+    refused = client.post(f"/events/{event.pk}/roles/", {"username": "judy", "role": "director"})
+    assert refused.status_code == 403

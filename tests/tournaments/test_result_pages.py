@@ -160,3 +160,16 @@ def test_scorecards_carry_a_qr_code_to_each_players_page(client, event_in_play):
     assert page.count("<svg") == 10
     token = event.entries.first().report_token
     assert f"/r/{token}/" in page
+
+
+def test_a_player_with_an_account_reaches_their_page_without_the_link(client, event_in_play):
+    event = event_in_play(10)
+    entry = event.entries.first()
+    user = UserFactory()
+    entry.player.user = user
+    entry.player.save()
+    client.force_login(user)
+    response = client.get("/me/")
+    assert response.status_code == 302 and response["Location"] == f"/r/{entry.report_token}/"
+    client.force_login(UserFactory())
+    assert "not linked" in client.get("/me/").content.decode()

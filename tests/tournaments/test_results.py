@@ -132,3 +132,27 @@ def test_the_sit_out_gets_the_event_result_when_the_game_is_published(event_in_p
         10,
         "sit_out",
     )
+
+
+def test_standings_pairing_puts_players_with_similar_records_together(
+    event_in_play, django_capture_on_commit_callbacks
+):
+    from tournaments.models import Event, Game
+    from tournaments.services.pairings import game_pairings_request
+
+    event = event_in_play(8, qualifying_games=5, pairing_mode="standings")
+    for table in Table.objects.filter(game__event=event):
+        a, b = table.seats.order_by("position")
+        card_line_report(seat=a, won=True, spread=10)
+        card_line_report(seat=b, won=False, spread=10)
+    winners = set(
+        CardLine.objects.filter(
+            seat__game__event=event, kind="verified", game_points=2
+        ).values_list("seat__entry_id", flat=True)
+    )
+    game_close(game=Game.objects.get(event=event, number=1))
+    with django_capture_on_commit_callbacks(execute=True):
+        game_pairings_request(event=Event.objects.get(pk=event.pk), number=2)
+    for table in Table.objects.filter(game__event=event, game__number=2):
+        pair = set(table.seats.values_list("entry_id", flat=True))
+        assert pair <= winners or not pair & winners, "winners meet winners in game 2"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Q, QuerySet, Sum
 from django.http import Http404
 
 from scoring.games import ScoringSettings
@@ -99,9 +99,18 @@ def entries_in_game(*, event: Event, number: int) -> list[Entry]:
 
 
 def pairing_records(*, event: Event, entry_ids: list[int]) -> dict[int, tuple[int, int]]:
-    """Each entry's record for "by standings" pairing: (game points, net spread).
+    """Each entry's record for "by standings" pairing: (game points, net spread) from its
+    verified card lines, in one query; an entry with no verified line yet has (0, 0)."""
+    from tournaments.models import CardLine
 
-    Card lines arrive with issue #5; until a game has verified results every record is equal,
-    so standings pairing of an event without results is as random as random pairing.
-    """
-    return {entry_id: (0, 0) for entry_id in entry_ids}
+    totals = (
+        CardLine.objects.filter(
+            seat__game__event=event, seat__entry_id__in=entry_ids, kind="verified", current=True
+        )
+        .values("seat__entry_id")
+        .annotate(points=Sum("game_points"), net=Sum("plus") - Sum("minus"))
+        .order_by()
+    )
+    records = {entry_id: (0, 0) for entry_id in entry_ids}
+    records.update({row["seat__entry_id"]: (row["points"], row["net"]) for row in totals})
+    return records

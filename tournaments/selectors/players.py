@@ -15,3 +15,15 @@ def entry_get_by_token(*, token: str) -> Entry:
     if entry is None:
         raise Http404("This link is not valid. Ask the director for your scorecard link.")
     return entry
+
+
+def entries_of_user(*, user):
+    """The entries of the player linked to a signed-in account, newest event first."""
+    if not user.is_authenticated:
+        return Entry.objects.none()
+    return (
+        Entry.objects.filter(player__user=user)
+        .exclude(status=Entry.Status.WITHDRAWN)
+        .select_related("event", "player")
+        .order_by("-event__starts_on", "-event_id")
+    )

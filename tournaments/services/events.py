@@ -97,3 +97,20 @@ def event_close_registration(*, event: Event) -> Event:
     event.stage = Event.Stage.QUALIFYING
     event.save(update_fields=["stage"])
     return event
+
+
+def event_role_grant(*, event: Event, username: str, role: str) -> EventRole:
+    """Give an existing account a job in this event (director, cross-checker or judge)."""
+    from django.contrib.auth import get_user_model
+
+    if role not in EventRole.Role.values:
+        raise ServiceError(f"Unknown role {role!r}.", field="role", code="unknown_role")
+    user = get_user_model().objects.filter(username=username.strip()).first()
+    if user is None:
+        raise ServiceError(
+            f"No account is called {username!r}; ask them to sign up or check the spelling.",
+            field="username",
+            code="no_such_user",
+        )
+    grant, _ = EventRole.objects.get_or_create(event=event, user=user, role=role)
+    return grant

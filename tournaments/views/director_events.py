@@ -7,7 +7,13 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from tournaments.forms import EventCreateForm, EventSettingsForm, ImportForm, RegistrationForm
+from tournaments.forms import (
+    EventCreateForm,
+    EventSettingsForm,
+    ImportForm,
+    RegistrationForm,
+    RoleForm,
+)
 from tournaments.models import Entry
 from tournaments.selectors.events import (
     entries_of_event,
@@ -56,6 +62,8 @@ def _dashboard_context(event, **forms):
         "registration_form": forms.get("registration_form") or RegistrationForm(),
         "import_form": forms.get("import_form") or ImportForm(),
         "import_errors": forms.get("import_errors", []),
+        "role_form": forms.get("role_form") or RoleForm(),
+        "roles": event.roles.select_related("user").order_by("role", "user__username"),
     }
 
 
@@ -161,3 +169,20 @@ def event_close_registration(request, event_id: int):
     else:
         messages.success(request, "Registration is closed. Pair game 1 when the room is ready.")
     return redirect("event-manage", event_id=event.pk)
+
+
+@login_required
+@require_POST
+def role_grant(request, event_id: int):
+    event = event_get_for_director(event_id=event_id, user=request.user)
+    form = RoleForm(request.POST)
+    if form.is_valid():
+        try:
+            grant = event_services.event_role_grant(event=event, **form.cleaned_data)
+        except ServiceError as exc:
+            form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+        else:
+            messages.success(request, f"{grant.user} is now {grant.get_role_display().lower()}.")
+            return redirect("event-manage", event_id=event.pk)
+    context = _dashboard_context(event, role_form=form)
+    return render(request, "tournaments/director/event_manage.html", context, status=400)

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 
-from tournaments.selectors.players import entry_get_by_token
+from tournaments.selectors.players import entries_of_user, entry_get_by_token
 from tournaments.selectors.results import (
     entry_current_seat,
     entry_running_card,
@@ -66,3 +67,12 @@ def _opponent(seat):
         return None
     other = seat.table.seats.exclude(pk=seat.pk).select_related("entry__player").first()
     return other.entry.player.name if other else None
+
+
+@login_required
+def my_entries(request):
+    """A player with an account finds their events here instead of keeping the link."""
+    entries = entries_of_user(user=request.user)
+    if len(entries) == 1:
+        return redirect("player-page", token=entries[0].report_token)
+    return render(request, "tournaments/player/my_entries.html", {"entries": entries})
