@@ -156,3 +156,15 @@ def test_standings_pairing_puts_players_with_similar_records_together(
     for table in Table.objects.filter(game__event=event, game__number=2):
         pair = set(table.seats.values_list("entry_id", flat=True))
         assert pair <= winners or not pair & winners, "winners meet winners in game 2"
+
+
+def test_a_game_with_reported_results_cannot_be_re_paired(event_in_play):
+    from tournaments.services.pairings import game_repair
+
+    event = event_in_play(10)
+    game = Game.objects.get(event=event, number=1)
+    _, a, _ = _table(event)
+    card_line_report(seat=a, won=True, spread=12)
+    with pytest.raises(ServiceError, match="already reported results"):
+        game_repair(game=game)
+    assert CardLine.objects.filter(seat=a).count() == 1

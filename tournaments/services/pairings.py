@@ -152,6 +152,13 @@ def game_repair(*, game: Game, user=None) -> Job:
     game = Game.objects.select_for_update().get(pk=game.pk)
     if game.status == Game.Status.CLOSED:
         raise ServiceError(f"Game {game.number} is closed.", code="closed")
+    reported = game.seats.filter(card_lines__isnull=False).exclude(table__isnull=True)
+    if reported.exists():
+        raise ServiceError(
+            f"Players have already reported results for game {game.number}; it has started "
+            "and cannot be re-paired.",
+            code="game_started",
+        )
     if game.event.games.filter(number__gt=game.number).exclude(status="not_paired").exists():
         raise ServiceError(
             f"Game {game.number + 1} is already paired; only the latest game can be re-paired.",
