@@ -4,10 +4,16 @@ from tournaments.models.events import Entry, Event, EventRole
 from tournaments.models.games import Game, Seat, Table
 from tournaments.models.jobs import Job
 from tournaments.models.people import Club, Player
+from tournaments.models.playoffs import Match, MatchGame, MatchLine, Playoff, PlayoffSeed
 from tournaments.models.results import CardLine, Notice, StandingsSnapshot, TiePlayoff
 from tournaments.models.rulings import JudgeCall, Ruling
 
 __all__ = [
+    "PlayoffSeed",
+    "Playoff",
+    "MatchLine",
+    "MatchGame",
+    "Match",
     "CardLine",
     "Club",
     "Entry",

@@ -93,6 +93,30 @@ class Event(models.Model):
         max_length=20, choices=PairingMode.choices, default=PairingMode.RANDOM
     )
     rulebook_edition = models.CharField(max_length=100, blank=True)
+    playoff_first_deal = models.CharField(
+        max_length=20,
+        choices=[("cut", "Cut for deal before every game"), ("loser_deals", "Loser deals next")],
+        default="cut",
+    )
+    consolation_eligibility = models.CharField(
+        max_length=20,
+        choices=[
+            ("non_qualifiers", "Every non-qualifier of the Main"),
+            ("finishers", "Non-qualifiers who played every qualifying game"),
+        ],
+        default="non_qualifiers",
+        help_text="who may enter the Consolation made from this event's cut",
+    )
+
+    # Money (may change until the results are final, unlike the play settings).
+    entry_fee_cents = models.PositiveIntegerField(default=0)
+    sanctioning_fee_cents = models.PositiveIntegerField(default=0)
+    payout_percents = models.JSONField(
+        default=dict, blank=True, help_text='percent of the fund per finish band, e.g. {"1": 30}'
+    )
+    qualifier_pool = models.JSONField(
+        default=dict, blank=True, help_text='e.g. {"split": "equal", "percent": 10}'
+    )
 
     SETTINGS = (
         "qualifying_games",
@@ -110,6 +134,8 @@ class Event(models.Model):
         "muggins",
         "pairing_mode",
         "rulebook_edition",
+        "playoff_first_deal",
+        "consolation_eligibility",
     )
 
     class Meta:

@@ -21,7 +21,10 @@ from tournaments.models.games import Seat
 from tournaments.models.jobs import Job
 
 
-class CardLine(models.Model):
+class LineFields(models.Model):
+    """What every card line holds, for a qualifying game (``CardLine``) or a playoff match
+    game (``MatchLine``): the figures, reported or verified, current or replaced, who/why."""
+
     class Kind(models.TextChoices):
         REPORTED = "reported", "Reported"
         VERIFIED = "verified", "Verified"
@@ -34,8 +37,8 @@ class CardLine(models.Model):
         RULE_12_2 = "rule_12_2", "ACC Rule 12.2"
         SIT_OUT = "sit_out", "Sit-out result"
         RULING = "ruling", "A judges' ruling"
+        FORFEIT = "forfeit", "Forfeit (no-show)"
 
-    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="card_lines")
     kind = models.CharField(max_length=20, choices=Kind.choices)
     game_points = models.PositiveSmallIntegerField()
     plus = models.PositiveSmallIntegerField(default=0)
@@ -44,9 +47,20 @@ class CardLine(models.Model):
     source = models.CharField(max_length=20, choices=Source.choices)
     reason = models.CharField(max_length=300, blank=True)
     entered_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        abstract = True
+
+    def __str__(self) -> str:
+        spread = f"+{self.plus}" if self.plus else f"-{self.minus}"
+        return f"{self.get_kind_display()} {self.game_points} GP {spread}"
+
+
+class CardLine(LineFields):
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="card_lines")
 
     class Meta:
         ordering = ["created_at", "id"]
@@ -66,10 +80,6 @@ class CardLine(models.Model):
             ),
         ]
         indexes = [models.Index(fields=["seat", "kind", "current"])]
-
-    def __str__(self) -> str:
-        spread = f"+{self.plus}" if self.plus else f"-{self.minus}"
-        return f"{self.get_kind_display()} {self.game_points} GP {spread}"
 
 
 class StandingsSnapshot(models.Model):
