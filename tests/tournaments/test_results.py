@@ -165,6 +165,6 @@ def test_a_game_with_reported_results_cannot_be_re_paired(event_in_play):
     game = Game.objects.get(event=event, number=1)
     _, a, _ = _table(event)
     card_line_report(seat=a, won=True, spread=12)
-    with pytest.raises(ServiceError, match="already reported results"):
+    with pytest.raises(ServiceError, match="has started"):
         game_repair(game=game)
     assert CardLine.objects.filter(seat=a).count() == 1

@@ -134,9 +134,17 @@ class ReportView(APIView):
             raise serializers.ValidationError("You have no game in play yet.", code="no_game")
         won, margin = form.validated_data["result"] == "won", form.validated_data["margin"]
         if form.validated_data["preview"]:
-            line, words = card_line_preview(seat=seat, won=won, spread=margin)
+            line, words = card_line_preview(
+                seat=seat, won=won, spread=margin, game_number=form.validated_data.get("game")
+            )
             return Response(PreviewSerializer({"line": line, "words": words}).data)
-        card_line_report(seat=seat, won=won, spread=margin, user=request.user)
+        card_line_report(
+            seat=seat,
+            won=won,
+            spread=margin,
+            user=request.user,
+            game_number=form.validated_data.get("game"),
+        )
         return Response(
             PlayerReportSerializer(_player_state(entry)).data, status=status.HTTP_201_CREATED
         )

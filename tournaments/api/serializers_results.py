@@ -85,6 +85,9 @@ class ReportSerializer(serializers.Serializer):
     result = serializers.ChoiceField(choices=RESULTS)
     margin = serializers.IntegerField(help_text="The spread: the target minus the loser's score.")
     preview = serializers.BooleanField(default=False)
+    game = serializers.IntegerField(
+        required=False, help_text="The game the player is reporting; refused if a later one is up."
+    )
 
 
 class PreviewSerializer(serializers.Serializer):

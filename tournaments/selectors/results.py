@@ -32,14 +32,6 @@ def latest_standings(*, event: Event) -> StandingsSnapshot | None:
     return event.standings.order_by("-computed_at", "-id").first()
 
 
-def apparent_qualifiers(*, event: Event) -> set[int]:
-    """Entry ids above the cut in the latest standings (Rule 12.2's apparent qualifiers)."""
-    snapshot = latest_standings(event=event)
-    if snapshot is None:
-        return set()
-    return {row["entry_id"] for row in snapshot.rows if row["qualifies"]}
-
-
 @dataclass(frozen=True)
 class BoardRow:
     table: Table

@@ -10,7 +10,7 @@ from typing import Any
 
 from django.db import transaction
 
-from scoring.games import ScoringSettings
+from scoring.games import CardLine, CardLineError, ScoringSettings, validate_card_line
 from tournaments.core.pairing import schedule_feasibility
 from tournaments.models import Entry, Event, EventRole
 from tournaments.presets import PRESETS
@@ -20,7 +20,7 @@ from tournaments.services.errors import ServiceError
 
 def _check_settings(values: dict[str, Any]) -> None:
     try:
-        ScoringSettings(
+        scoring = ScoringSettings(
             target=values["target_score"],
             skunk_margin=values["skunk_margin"],
             double_skunk_margin=values["double_skunk_margin"],
@@ -30,6 +30,15 @@ def _check_settings(values: dict[str, Any]) -> None:
         )
     except ValueError as exc:
         raise ServiceError(str(exc), field="settings", code="inconsistent_scoring") from None
+    sit_out = CardLine(values["sit_out_game_points"], values["sit_out_spread"], 0)
+    try:
+        validate_card_line(sit_out, scoring)
+    except CardLineError as exc:
+        raise ServiceError(
+            f"The sit-out result must be a valid win: {exc.message}",
+            field="sit_out_game_points",
+            code="sit_out_result",
+        ) from None
     best_of = values["playoff_best_of"]
     if not isinstance(best_of, list) or any(
         not isinstance(n, int) or n < 1 or n % 2 == 0 for n in best_of
@@ -75,8 +84,17 @@ def event_update_settings(*, event: Event, **changes: Any) -> Event:
     for key, value in changes.items():
         setattr(event, key, value)
     _check_settings({key: getattr(event, key) for key in Event.SETTINGS})
+    if event.stage == Event.Stage.QUALIFYING:
+        _check_schedule(event)
     event.save()
     return event
+
+
+def _check_schedule(event: Event) -> None:
+    field_size = event.entries.filter(status=Entry.Status.CHECKED_IN).count()
+    problem = schedule_feasibility(field_size, event.qualifying_games, event.max_meetings)
+    if problem:
+        raise ServiceError(problem, field="qualifying_games", code="schedule_impossible")
 
 
 @transaction.atomic
@@ -91,9 +109,7 @@ def event_close_registration(*, event: Event) -> Event:
             f"At least two players must be checked in to start; {field_size} is.",
             code="too_few_players",
         )
-    problem = schedule_feasibility(field_size, event.qualifying_games, event.max_meetings)
-    if problem:
-        raise ServiceError(problem, field="qualifying_games", code="schedule_impossible")
+    _check_schedule(event)
     event.stage = Event.Stage.QUALIFYING
     event.save(update_fields=["stage"])
     return event

@@ -14,15 +14,17 @@ from collections import defaultdict
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from tournaments import tasks
 from tournaments.core.pairing import GamePairing, PairingImpossible, pair_game
-from tournaments.models import Event, Game, Job, Seat, Table
+from tournaments.models import Entry, Event, Game, Job, Seat, Table
 from tournaments.selectors.events import entries_in_game, pairing_records
 from tournaments.services.errors import ServiceError
 from tournaments.services.jobs import Progress, job_enqueue
 from tournaments.services.results import sit_out_line_create
+from tournaments.services.standings import standings_request
 
 
 def _enqueue(event: Event, number: int, user) -> Job:
@@ -153,10 +155,13 @@ def game_repair(*, game: Game, user=None) -> Job:
     if game.status == Game.Status.CLOSED:
         raise ServiceError(f"Game {game.number} is closed.", code="closed")
     reported = game.seats.filter(card_lines__isnull=False).exclude(table__isnull=True)
-    if reported.exists():
+    if (
+        reported.exists()
+        or game.tables.filter(Q(rulings__isnull=False) | Q(judge_calls__isnull=False)).exists()
+    ):
         raise ServiceError(
-            f"Players have already reported results for game {game.number}; it has started "
-            "and cannot be re-paired.",
+            f"Game {game.number} has started (results reported, a judge called or a ruling "
+            "made); it cannot be re-paired.",
             code="game_started",
         )
     if game.event.games.filter(number__gt=game.number).exclude(status="not_paired").exists():
@@ -164,6 +169,10 @@ def game_repair(*, game: Game, user=None) -> Job:
             f"Game {game.number + 1} is already paired; only the latest game can be re-paired.",
             code="later_game_paired",
         )
+    # The game has not started, so a player who withdrew since it was paired leaves it too.
+    game.event.entries.filter(
+        status=Entry.Status.WITHDRAWN, withdrawn_after_game__gte=game.number
+    ).update(withdrawn_after_game=game.number - 1)
     game.tables.all().delete()
     game.seats.all().delete()
     game.status = Game.Status.NOT_PAIRED
@@ -172,6 +181,7 @@ def game_repair(*, game: Game, user=None) -> Job:
     game.save()
     game.job = _enqueue(game.event, game.number, user)
     game.save(update_fields=["job"])
+    standings_request(event=game.event)  # the old sit-out's line went with the old seats
     return game.job
 
 

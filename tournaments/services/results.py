@@ -21,8 +21,8 @@ from scoring.games import (
     lines_reciprocal,
     validate_card_line,
 )
-from tournaments.models import CardLine, Game, Notice, Seat, Table, TiePlayoff
-from tournaments.selectors.events import event_scoring_settings
+from tournaments.models import CardLine, EventRole, Game, Notice, Seat, Table, TiePlayoff
+from tournaments.selectors.events import event_roles, event_scoring_settings
 from tournaments.selectors.results import current_lines, unreported_entries
 from tournaments.services.errors import ServiceError
 from tournaments.services.standings import (
@@ -48,7 +48,11 @@ def _checked(seat: Seat, line: EngineLine) -> EngineLine:
 def _locked_table(seat: Seat) -> Table:
     if seat.table_id is None:
         raise ServiceError("A sit-out has no game to report.", code="sit_out")
-    return Table.objects.select_for_update().select_related("game__event").get(pk=seat.table_id)
+    return (
+        Table.objects.select_for_update(of=("self",))
+        .select_related("game__event")
+        .get(pk=seat.table_id)
+    )
 
 
 def _replace(seat: Seat, kind: str, line: EngineLine, *, source: str, user, reason: str):
@@ -67,7 +71,7 @@ def _replace(seat: Seat, kind: str, line: EngineLine, *, source: str, user, reas
 
 def _verify_if_agreed(table: Table, user) -> bool:
     reported = current_lines(table=table, kind=CardLine.Kind.REPORTED)
-    if len(reported) < 2:
+    if len(reported) < 2 or current_lines(table=table, kind=CardLine.Kind.VERIFIED):
         return False
     (seat_a, a), (seat_b, b) = reported.items()
     settings = event_scoring_settings(event=table.game.event)
@@ -85,7 +89,7 @@ def _mark_verified(table: Table) -> None:
     table.verified_at = timezone.now()
     table.save(update_fields=["status", "verified_at"])
     event = table.game.event
-    transaction.on_commit(lambda: standings_request(event=event))
+    standings_request(event=event)
 
 
 @transaction.atomic
@@ -109,13 +113,27 @@ def card_line_submit(
             "ask the director if it needs a correction.",
             code="already_verified",
         )
+    if table.status == Table.Status.FLAGGED and source == Source.PLAYER:
+        raise ServiceError(
+            f"Table {table.number} of game {game.number} is with the cross-checker.",
+            code="flagged",
+        )
     reported = _replace(seat, "reported", _checked(seat, line), source=source, user=user, reason="")
     _verify_if_agreed(table, user)
     return reported
 
 
-def card_line_preview(*, seat: Seat, won: bool, spread: int) -> tuple[EngineLine, str]:
+def card_line_preview(
+    *, seat: Seat, won: bool, spread: int, game_number: int | None = None
+) -> tuple[EngineLine, str]:
     """What a win or loss by ``spread`` puts on the card, and the engine's words for it."""
+    if game_number is not None and game_number != seat.game.number:
+        raise ServiceError(
+            f"Game {seat.game.number} has been posted since you opened this page: check your "
+            f"table; ask the director to enter game {game_number}.",
+            field="game",
+            code="game_changed",
+        )
     settings = event_scoring_settings(event=seat.game.event)
     try:
         words = describe_card_line(won=won, spread=spread, settings=settings)
@@ -124,9 +142,20 @@ def card_line_preview(*, seat: Seat, won: bool, spread: int) -> tuple[EngineLine
     return card_line_for(won, spread, settings), words
 
 
-def card_line_report(*, seat: Seat, won: bool, spread: int, user=None, source=Source.PLAYER):
-    """A player's (or a director's, from a paper card) "I won / I lost by N"."""
-    line, _ = card_line_preview(seat=seat, won=won, spread=spread)
+def card_line_report(
+    *,
+    seat: Seat,
+    won: bool,
+    spread: int,
+    user=None,
+    source=Source.PLAYER,
+    game_number: int | None = None,
+):
+    """A player's (or a director's, from a paper card) "I won / I lost by N".
+
+    ``game_number`` is the game the player was looking at: if the next game was posted since,
+    the line is refused rather than saved against the wrong game."""
+    line, _ = card_line_preview(seat=seat, won=won, spread=spread, game_number=game_number)
     return card_line_submit(seat=seat, line=line, user=user, source=source)
 
 
@@ -138,7 +167,9 @@ def _reported_or_blank(lines: dict[int, CardLine], seat_id: int) -> ReportedLine
 @transaction.atomic
 def table_cross_check(*, table: Table, user) -> tuple[str, ...]:
     """Settle a flagged table by ACC Rule 12.2; returns the cases applied, in order."""
-    table = Table.objects.select_for_update().select_related("game__event").get(pk=table.pk)
+    table = (
+        Table.objects.select_for_update(of=("self",)).select_related("game__event").get(pk=table.pk)
+    )
     if table.status != Table.Status.FLAGGED:
         raise ServiceError(f"Table {table.number} is not waiting for a cross-check.", code="state")
     seats = list(table.seats.order_by("position"))
@@ -181,7 +212,20 @@ def table_correct(
     for the given seats, the old ones kept; players whose side of the cut moved are told."""
     if not reason.strip():
         raise ServiceError("Say why the line is corrected.", field="reason", code="required")
-    table = Table.objects.select_for_update().select_related("game__event").get(pk=table.pk)
+    table = (
+        Table.objects.select_for_update(of=("self",)).select_related("game__event").get(pk=table.pk)
+    )
+    if table.game.status not in (Game.Status.PUBLISHED, Game.Status.CLOSED):
+        raise ServiceError(f"Game {table.game.number} has not started.", code="not_started")
+    if (
+        table.status == Table.Status.VERIFIED
+        and source == Source.CROSS_CHECKER
+        and EventRole.Role.DIRECTOR not in event_roles(event=table.game.event, user=user)
+    ):
+        raise ServiceError(
+            "Both cards of this table agree; only a director may change a verified result.",
+            code="director_only",
+        )
     seats = {seat.pk: seat for seat in table.seats.select_related("game__event")}
     if not lines or set(lines) - set(seats):
         raise ServiceError("Correct the lines of this table's two players.", code="wrong_seat")
@@ -220,7 +264,7 @@ def sit_out_line_create(*, game: Game) -> None:
         user=None,
         reason="Sit-out result",
     )
-    transaction.on_commit(lambda: standings_request(event=event))
+    standings_request(event=event)
 
 
 @transaction.atomic
@@ -254,6 +298,10 @@ def tie_playoff_record(*, event, winner, loser, user) -> TiePlayoff:
     """The result of a one-game playoff that breaks a tie across the cut."""
     if winner.pk == loser.pk or {winner.event_id, loser.event_id} != {event.pk}:
         raise ServiceError("Choose two different players of this event.", code="two_players")
+    if not all(entry.seats.exists() for entry in (winner, loser)):
+        raise ServiceError(
+            "A tie playoff is between two players of the qualifying round.", code="not_entrants"
+        )
     playoff = TiePlayoff.objects.create(event=event, winner=winner, loser=loser, entered_by=user)
-    transaction.on_commit(lambda: standings_request(event=event))
+    standings_request(event=event)
     return playoff

@@ -59,7 +59,9 @@ def judge_call_create(*, table: Table, entry=None, user=None) -> JudgeCall:
     """Call judges to ``table``: by a player seated there (``entry``) or a director (``user``)."""
     if (entry is None) == (user is None):
         raise ServiceError("A call is made by a player or by a director.", code="caller")
-    table = Table.objects.select_for_update().select_related("game__event").get(pk=table.pk)
+    table = (
+        Table.objects.select_for_update(of=("self",)).select_related("game__event").get(pk=table.pk)
+    )
     if entry is not None and not table.seats.filter(entry=entry).exists():
         raise ServiceError(
             "You can call judges only to your own table.", field="table", code="not_your_table"
@@ -278,7 +280,9 @@ def ruling_record(
 ) -> Ruling:
     """Record a ruling at ``table``; when it ends the game, the engine's card lines become the
     table's verified lines. All or nothing: a refused ruling leaves no trace."""
-    table = Table.objects.select_for_update().select_related("game__event").get(pk=table.pk)
+    table = (
+        Table.objects.select_for_update(of=("self",)).select_related("game__event").get(pk=table.pk)
+    )
     if hand_number is not None and hand_number < 1:
         raise ServiceError("Hands are numbered from 1.", field="hand_number", code="min_value")
     outcome = ruling_preview(

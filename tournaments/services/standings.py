@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import transaction
+
 from tournaments import tasks
 from tournaments.core.standings import Line, Playoff, compute_standings
 from tournaments.models import (
@@ -25,7 +27,10 @@ from tournaments.services.jobs import Progress, job_enqueue
 
 
 def standings_request(*, event: Event) -> Job:
-    """Recompute soon; bursts of requests share one waiting job."""
+    """Recompute soon; bursts of requests share one waiting job.
+
+    Called inside the transaction that verified a result: the job row is part of it (so a
+    batch of results in one transaction makes one job) and the task is sent on commit."""
     return job_enqueue(
         kind="standings",
         key=f"event:{event.pk}",
@@ -107,7 +112,13 @@ def standings_qualifiers(*, event: Event) -> set[int]:
 def standings_recompute(
     *, event_id: int, job: Job | None = None, progress: Progress | None = None
 ) -> dict[str, Any]:
-    event = Event.objects.get(pk=event_id)
+    with transaction.atomic():
+        # One recompute per event at a time: a job that read older lines cannot save last.
+        event = Event.objects.select_for_update().get(pk=event_id)
+        return _snapshot(event, job)
+
+
+def _snapshot(event: Event, job: Job | None) -> dict[str, Any]:
     standings, line_count = _compute(event)
     rows = [dict(vars(row)) for row in standings.rows]
     StandingsSnapshot.objects.create(

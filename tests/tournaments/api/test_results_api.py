@@ -315,7 +315,8 @@ def test_a_correction_keeps_the_old_lines_and_records_the_reason(event_in_play):
     table, a, b = _table(event)
     card_line_report(seat=a, won=True, spread=12)
     card_line_report(seat=b, won=False, spread=12)
-    checker = client_for(_role(event, "cross_checker"))
+    # Both cards agreed, so only a director may change the verified result.
+    checker = client_for(_role(event, "director"))
     swapped = [
         {"position": 1, "game_points": 0, "minus": 40},
         {"position": 2, "game_points": 3, "plus": 40},
@@ -344,10 +345,15 @@ def test_a_correction_keeps_the_old_lines_and_records_the_reason(event_in_play):
     assert [(h["position"], h["source"], h["current"], h["reason"]) for h in history] == [
         (1, "agreed", False, ""),
         (2, "agreed", False, ""),
-        (1, "cross_checker", True, reason),
-        (2, "cross_checker", True, reason),
+        (1, "director", True, reason),
+        (2, "director", True, reason),
     ]
     assert response.json()["status"] == "verified"
+    refused = client_for(_role(event, "cross_checker")).post(
+        _table_url(event, "correct/"), {"lines": swapped, "reason": reason}
+    )
+    assert refused.status_code == 400
+    assert refused.json()["errors"][0]["code"] == "director_only"
 
 
 def test_staff_enter_lines_from_paper_cards_with_their_role_as_source(event_in_play):
