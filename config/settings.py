@@ -161,6 +161,8 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE = {
     "jobs-expire-stale": {"task": "tournaments.tasks.jobs_expire_stale", "schedule": 300.0},
+    # Playoff no-shows forfeit on the clock even when nobody opens the match page.
+    "playoff-forfeits": {"task": "tournaments.tasks.apply_playoff_forfeits", "schedule": 60.0},
 }
 
 REST_FRAMEWORK = {

@@ -37,3 +37,21 @@ def recompute_standings(*, job_id: int, event_id: int) -> None:
             event_id=event_id, job=job, progress=progress
         ),
     )
+
+
+@shared_task(name="tournaments.tasks.build_playoff")
+def build_playoff(*, job_id: int, event_id: int) -> None:
+    from tournaments.services.playoffs import playoff_build
+
+    job_run(
+        job_id=job_id,
+        work=lambda job, progress: playoff_build(event_id=event_id, progress=progress, job=job),
+    )
+
+
+@shared_task(name="tournaments.tasks.apply_playoff_forfeits")
+def apply_playoff_forfeits() -> int:
+    """Periodic (beat): record the games forfeited on every running no-show clock."""
+    from tournaments.services.playoffs_matches import playoff_forfeits_apply_all
+
+    return playoff_forfeits_apply_all()

@@ -4,6 +4,8 @@ from tournaments.views import director_events, director_games, player, public, r
 
 urlpatterns = [
     path("", include("tournaments.urls_judges")),
+    path("", include("tournaments.urls_playoffs")),
+    path("", include("tournaments.urls_final")),
     path("", public.home, name="home"),
     path("jobs/<int:job_id>/", public.job_detail, name="job-detail"),
     path("r/<str:token>/", player.player_page, name="player-page"),

@@ -9,6 +9,8 @@ GAME = f"{EVENT}games/<int:number>/"
 urlpatterns = [
     path("", include("tournaments.api.urls_results")),
     path("", include("tournaments.api.urls_rulings")),
+    path("", include("tournaments.api.urls_playoffs")),
+    path("", include("tournaments.api.urls_final")),
     path("auth/token/", obtain_auth_token, name="api-token"),
     path("health/", jobs.HealthView.as_view(), name="api-health"),
     path("jobs/health/", jobs.HealthJobView.as_view(), name="api-job-health"),

@@ -33,6 +33,7 @@ class Playoff(models.Model):
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    payout_adjustments = models.JSONField(default=dict, blank=True)
 
     def __str__(self) -> str:
         return f"playoffs of {self.event}"

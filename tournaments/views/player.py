@@ -10,8 +10,10 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
+from django.utils import timezone
 
 from tournaments.selectors.players import entries_of_user, entry_get_by_token
+from tournaments.selectors.playoffs import entry_current_match
 from tournaments.selectors.results import (
     entry_current_seat,
     entry_running_card,
@@ -27,6 +29,7 @@ class ReportForm(forms.Form):
         widget=forms.RadioSelect,
         error_messages={"required": "Choose “I won” or “I lost”."},
     )
+    game = forms.IntegerField(required=False, widget=forms.HiddenInput)
     margin = forms.IntegerField(
         label="By how many points (spread)?",
         error_messages={"required": "Enter the margin: 121 minus the loser's score."},
@@ -44,11 +47,17 @@ def player_page(request, token: str):
         won, margin = form.cleaned_data["result"] == "won", form.cleaned_data["margin"]
         try:
             if "confirm" in request.POST:
-                card_line_report(seat=seat, won=won, spread=margin, user=request.user)
+                card_line_report(
+                    seat=seat,
+                    won=won,
+                    spread=margin,
+                    user=request.user,
+                    game_number=form.cleaned_data["game"],
+                )
                 messages.success(request, f"Saved: game {seat.game.number}.")
                 return redirect("player-page", token=token)
             context["preview_line"], context["preview"] = card_line_preview(
-                seat=seat, won=won, spread=margin
+                seat=seat, won=won, spread=margin, game_number=form.cleaned_data["game"]
             )
         except ServiceError as exc:
             form.add_error(
@@ -58,8 +67,12 @@ def player_page(request, token: str):
         status = 400
     context["opponent"] = _opponent(seat)
     context["card"] = entry_running_card(entry=entry)
-    context["notices"] = entry.notices.filter(seen_at__isnull=True)
-    return render(request, "tournaments/player/report.html", context, status=status)
+    context["match"] = entry_current_match(entry=entry)
+    context["notices"] = list(entry.notices.filter(seen_at__isnull=True))
+    response = render(request, "tournaments/player/report.html", context, status=status)
+    # Shown once: a reminder or a cut notice does not pile up on every visit.
+    entry.notices.filter(pk__in=[n.pk for n in context["notices"]]).update(seen_at=timezone.now())
+    return response
 
 
 def _opponent(seat):

@@ -1,0 +1,96 @@
+"""API: final results and the Consolation.
+
+The results (``event_final_results``) are readable by anyone once the event is published, and
+before that by people with a role in it. A Main's director makes the Consolation; a second
+request returns the Consolation already made (200 instead of 201).
+
+- band: a finish band, "1", "2", "3-4"...; empty for a qualifier still playing and for a
+  non-qualifier. place: the band, or a non-qualifier's qualifying rank.
+- mrp: Master Rating Points (qualifiers of sanctioned events only; null otherwise).
+- payout_cents: the prize money owed, once the places paid are decided.
+"""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import permissions, serializers, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from tournaments.selectors.events import event_get_for_director, event_get_for_viewer
+from tournaments.selectors.final import event_final_results
+from tournaments.services.consolation import consolation_create, consolation_of
+
+
+class ResultRowSerializer(serializers.Serializer):
+    entry_id = serializers.IntegerField()
+    name = serializers.CharField()
+    acc_number = serializers.CharField()
+    qualifying_rank = serializers.IntegerField(allow_null=True)
+    seed = serializers.IntegerField(allow_null=True)
+    band = serializers.CharField()
+    place = serializers.CharField()
+    mrp = serializers.IntegerField(allow_null=True)
+    payout_cents = serializers.IntegerField()
+
+
+class BandSerializer(serializers.Serializer):
+    band = serializers.CharField()
+    players = serializers.IntegerField()
+
+
+class FinalResultsSerializer(serializers.Serializer):
+    event_id = serializers.IntegerField(source="event.pk")
+    cut_made = serializers.SerializerMethodField()
+    complete = serializers.BooleanField()
+    entrants = serializers.IntegerField(source="playoff.entrants", allow_null=True, default=None)
+    qualifiers = serializers.IntegerField(
+        source="playoff.qualifiers", allow_null=True, default=None
+    )
+    bands = serializers.SerializerMethodField()
+    winner = ResultRowSerializer(allow_null=True)
+    runner_up = ResultRowSerializer(allow_null=True)
+    high_non_qualifier = ResultRowSerializer(allow_null=True)
+    mrp_schedule = serializers.CharField(allow_null=True)
+    mrp_note = serializers.CharField()
+    rows = ResultRowSerializer(many=True)
+
+    def get_cut_made(self, results) -> bool:
+        return results.playoff is not None
+
+    @extend_schema(responses=BandSerializer(many=True))
+    def get_bands(self, results) -> list[dict]:
+        return [{"band": band, "players": n} for band, n in results.bands]
+
+
+class ConsolationSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    parent_id = serializers.IntegerField()
+    preset = serializers.CharField()
+    entries = serializers.IntegerField(source="entries.count")
+
+
+class FinalResultsView(APIView):
+    """Finish bands, winner, runner-up, high non-qualifier, every player's place, MRP and prize."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses=FinalResultsSerializer)
+    def get(self, request, event_id: int):
+        event = event_get_for_viewer(event_id=event_id, user=request.user)
+        return Response(FinalResultsSerializer(event_final_results(event=event)).data)
+
+
+class ConsolationView(APIView):
+    """Make the Consolation of a Main whose cut is made, with its non-qualifiers checked in."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=None, responses={200: ConsolationSerializer, 201: ConsolationSerializer})
+    def post(self, request, event_id: int):
+        event = event_get_for_director(event_id=event_id, user=request.user)
+        existed = consolation_of(main_event=event) is not None
+        consolation = consolation_create(main_event=event, user=request.user)
+        code = status.HTTP_200_OK if existed else status.HTTP_201_CREATED
+        return Response(ConsolationSerializer(consolation).data, status=code)

@@ -1,0 +1,168 @@
+"""API: the playoffs. Read the bracket, build it (a background job, 202), report a match game
+from the player's private link, and start the no-show clock on a match.
+
+Who may do what: anyone who may see the event reads the bracket (``event_get_for_viewer``);
+building and the clock are for the event's directors (``event_get_for_director``,
+``match_get_for_director``); the report token in the URL is the player's credential.
+"""
+
+from __future__ import annotations
+
+from django.http import Http404
+from drf_spectacular.utils import extend_schema, extend_schema_field
+from rest_framework import permissions, serializers, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from tournaments.api.serializers import JobSerializer
+from tournaments.api.serializers_results import RESULTS
+from tournaments.models import Entry
+from tournaments.selectors.events import event_get_for_director, event_get_for_viewer
+from tournaments.selectors.players import entry_get_by_token
+from tournaments.selectors.playoffs import (
+    bracket_for_event,
+    entry_current_match,
+    match_get_for_director,
+)
+from tournaments.services.errors import ServiceError
+from tournaments.services.playoffs import playoff_build_request
+from tournaments.services.playoffs_matches import match_clock_start, match_game_report
+
+
+class PlayerLineSerializer(serializers.Serializer):
+    entry_id = serializers.IntegerField(allow_null=True)
+    name = serializers.CharField(allow_null=True)
+    seed = serializers.IntegerField(allow_null=True)
+    wins = serializers.IntegerField()
+
+
+class MatchSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    round = serializers.IntegerField()
+    slot = serializers.IntegerField()
+    best_of = serializers.IntegerField()
+    status = serializers.CharField()
+    bye = serializers.BooleanField()
+    a = serializers.SerializerMethodField()
+    b = serializers.SerializerMethodField()
+    winner_id = serializers.IntegerField(allow_null=True)
+    absent_id = serializers.IntegerField(allow_null=True)
+    clock_started_at = serializers.DateTimeField(allow_null=True)
+
+    @extend_schema_field(PlayerLineSerializer)
+    def get_a(self, match) -> dict:
+        return _side(match, "a")
+
+    @extend_schema_field(PlayerLineSerializer)
+    def get_b(self, match) -> dict:
+        return _side(match, "b")
+
+
+def _side(match, side: str) -> dict:
+    entry = getattr(match, f"entry_{side}")
+    return {
+        "entry_id": entry.pk if entry else None,
+        "name": entry.player.name if entry else None,
+        "seed": getattr(match, f"seed_{side}"),
+        "wins": getattr(match, f"wins_{side}", 0),
+    }
+
+
+class RoundSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    name = serializers.CharField()
+    best_of = serializers.IntegerField()
+    matches = MatchSerializer(many=True)
+
+
+class BracketSerializer(serializers.Serializer):
+    built = serializers.BooleanField()
+    entrants = serializers.IntegerField(allow_null=True)
+    qualifiers = serializers.IntegerField(allow_null=True)
+    champion_id = serializers.IntegerField(allow_null=True)
+    rounds = RoundSerializer(many=True)
+
+
+class MatchReportSerializer(serializers.Serializer):
+    result = serializers.ChoiceField(choices=RESULTS)
+    margin = serializers.IntegerField(help_text="The spread: the target minus the loser's score.")
+
+
+class ClockSerializer(serializers.Serializer):
+    absent = serializers.IntegerField(help_text="the entry id of the absent player")
+
+
+class BracketView(APIView):
+    """The bracket: rounds in order, each match with its seeds, players, games won and winner."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses=BracketSerializer)
+    def get(self, request, event_id: int):
+        event = event_get_for_viewer(event_id=event_id, user=request.user)
+        view = bracket_for_event(event=event)
+        data = {
+            "built": view is not None,
+            "entrants": view.playoff.entrants if view else None,
+            "qualifiers": view.playoff.qualifiers if view else None,
+            "champion_id": view.bracket.champion if view else None,
+            "rounds": list(view.rounds) if view else [],
+        }
+        return Response(BracketSerializer(data).data)
+
+
+class PlayoffBuildView(APIView):
+    """Make the cut and build the bracket: 202 with the job (refused with 400 if not ready)."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=None, responses={202: JobSerializer})
+    def post(self, request, event_id: int):
+        event = event_get_for_director(event_id=event_id, user=request.user)
+        job = playoff_build_request(event=event, user=request.user)
+        job.refresh_from_db()  # without a broker the job has already run
+        return Response(JobSerializer(job).data, status=status.HTTP_202_ACCEPTED)
+
+
+class MatchReportView(APIView):
+    """A player's "I won / I lost by N" for the current game of their playoff match: 201 with
+    the match after it (the game is verified and the match decided when both cards agree)."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(request=MatchReportSerializer, responses={201: MatchSerializer})
+    def post(self, request, token: str):
+        entry = entry_get_by_token(token=token)
+        match = entry_current_match(entry=entry)
+        if match is None:
+            raise Http404("You have no playoff match.")
+        body = MatchReportSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        match_game_report(
+            match=match,
+            entry=entry,
+            won=body.validated_data["result"] == "won",
+            spread=body.validated_data["margin"],
+            user=request.user,
+        )
+        return Response(
+            MatchSerializer(entry_current_match(entry=entry)).data, status=status.HTTP_201_CREATED
+        )
+
+
+class MatchClockView(APIView):
+    """Start the no-show clock against the absent player of a match (directors)."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=ClockSerializer, responses=MatchSerializer)
+    def post(self, request, event_id: int, match_id: int):
+        match = match_get_for_director(event_id=event_id, match_id=match_id, user=request.user)
+        body = ClockSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        absent = Entry.objects.filter(pk=body.validated_data["absent"]).first()
+        if absent is None:
+            raise ServiceError("No such player.", field="absent", code="not_in_match")
+        match_clock_start(match=match, absent=absent, user=request.user)
+        match = match_get_for_director(event_id=event_id, match_id=match_id, user=request.user)
+        return Response(MatchSerializer(match).data)

@@ -1,0 +1,18 @@
+"""API routes for the playoffs: the bracket, building it, match reports and the no-show clock."""
+
+from django.urls import path
+
+from tournaments.api import playoffs
+
+EVENT = "events/<int:event_id>/"
+
+urlpatterns = [
+    path(f"{EVENT}bracket/", playoffs.BracketView.as_view(), name="api-bracket"),
+    path(f"{EVENT}playoff/build/", playoffs.PlayoffBuildView.as_view(), name="api-playoff-build"),
+    path("report/<str:token>/match/", playoffs.MatchReportView.as_view(), name="api-match-report"),
+    path(
+        f"{EVENT}matches/<int:match_id>/clock/",
+        playoffs.MatchClockView.as_view(),
+        name="api-match-clock",
+    ),
+]

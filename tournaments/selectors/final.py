@@ -1,0 +1,269 @@
+"""Reading the final results of an event: finish bands, MRPs and prize money, one row a player.
+
+Terms (the rules themselves live in ``core.bracket`` and ``core.money``):
+- finish band: the places the losers of one playoff round share ("1", "2", "3-4", "5-8"...).
+- place: a qualifier's finish band once their playoff is over; a non-qualifier's qualifying rank.
+- money settings: the event's entry fee, sanctioning fee, ``payout_percents`` (percent of the
+  playoff fund per finish band, keyed "1", "2", "3-4"...) and ``qualifier_pool`` (``{}`` for no
+  pool, else ``{"split": ..., "percent": ..., "graduation": ...}``), read into the core's types.
+- adjustment: the director's change, in cents, to what each holder of one payout line gets
+  (``Playoff.payout_adjustments``, keyed like the lines: "1", "3-4", "Q1", "Q2-8").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tournaments.core.bracket import (
+    MRP_SCHEDULE,
+    MRP_TABLES,
+    Bracket,
+    band_players,
+    build_bracket,
+    finishes,
+    mrp_playoff,
+    mrp_qualifying,
+)
+from tournaments.core.money import (
+    Fund,
+    Payouts,
+    QualifierPool,
+    apply_adjustments,
+    payout_schedule,
+    payouts_by_player,
+    place_key,
+    prize_fund,
+)
+from tournaments.core.standings import qualifier_count
+from tournaments.models import Entry, Event, Match, Playoff
+from tournaments.selectors.results import latest_standings
+
+NO_POOL = "none"
+
+
+def band_of_key(key: str) -> tuple[int, int]:
+    """ "3-4" -> (3, 4), "1" -> (1, 1); a ValueError naming the key otherwise."""
+    first, _, last = str(key).partition("-")
+    try:
+        band = (int(first), int(last or first))
+    except ValueError:
+        raise ValueError(f"{key!r} is not a finish band such as 1, 2 or 3-4") from None
+    return band
+
+
+def band_percents_of(event: Event) -> dict[tuple[int, int], object]:
+    return {band_of_key(key): percent for key, percent in (event.payout_percents or {}).items()}
+
+
+def pool_of(event: Event) -> QualifierPool | None:
+    """The event's qualifier pool, or None when it has none."""
+    pool = dict(event.qualifier_pool or {})
+    split = pool.pop("split", NO_POOL)
+    if split == NO_POOL:
+        return None
+    return QualifierPool(
+        split=split,
+        percent=pool.get("percent"),
+        amount=pool.get("amount"),
+        graduation=pool.get("graduation"),
+    )
+
+
+def playoff_of(event: Event) -> Playoff | None:
+    return Playoff.objects.filter(event=event).first()
+
+
+def bracket_of(playoff: Playoff) -> Bracket:
+    """The bracket rebuilt from the seeds and the decided matches (two queries)."""
+    seeds = list(playoff.seeds.order_by("seed").values_list("entry_id", flat=True))
+    results = {
+        (r, s): w
+        for r, s, w in Match.objects.filter(
+            playoff=playoff, status=Match.Status.DECIDED, bye=False, winner__isnull=False
+        ).values_list("round", "slot", "winner_id")
+    }
+    return build_bracket(seeds, results)
+
+
+@dataclass(frozen=True)
+class PayoutTable:
+    """The prize fund and what it pays; ``error`` explains settings the core refused."""
+
+    fund: Fund | None
+    qualifiers: int
+    computed: Payouts | None  # before the director's adjustments
+    payouts: Payouts | None  # after them
+    adjustments: dict[str, int] = field(default_factory=dict)
+    by_entry: dict[int, int] = field(default_factory=dict)
+    error: str = ""
+    has_playoff: bool = False
+
+
+def _entrants_and_qualifiers(event: Event, playoff: Playoff | None) -> tuple[int, int]:
+    if playoff is not None:
+        return playoff.entrants, playoff.qualifiers
+    entrants = event.entries.exclude(status=Entry.Status.REGISTERED).count()
+    return entrants, qualifier_count(entrants, event.qualifier_ratio)
+
+
+def event_payouts(
+    *, event: Event, playoff: Playoff | None = None, bracket: Bracket | None = None
+) -> PayoutTable:
+    """The fund, the payout lines (computed and adjusted) and, once known, each entry's money.
+
+    Before the cut the qualifiers are estimated from the checked-in field."""
+    playoff = playoff if playoff is not None else playoff_of(event)
+    entrants, qualifiers = _entrants_and_qualifiers(event, playoff)
+    adjustments = dict(playoff.payout_adjustments) if playoff else {}
+    try:
+        fund = prize_fund(
+            entry_fee=event.entry_fee_cents,
+            sanctioning_fee=event.sanctioning_fee_cents,
+            entrants=entrants,
+        )
+    except ValueError as exc:
+        return PayoutTable(
+            None, qualifiers, None, None, adjustments, error=str(exc), has_playoff=bool(playoff)
+        )
+    if qualifiers < 1:
+        return PayoutTable(fund, 0, None, None, adjustments, error="There is no playoff to pay.")
+    try:
+        computed = payout_schedule(
+            fund=fund.net,
+            qualifiers=qualifiers,
+            band_percents=band_percents_of(event),
+            pool=pool_of(event),
+            qualifier_ranks=_qualifier_ranks(playoff),
+        )
+        payouts = apply_adjustments(computed, adjustments)
+    except ValueError as exc:
+        return PayoutTable(
+            fund, qualifiers, None, None, adjustments, error=str(exc), has_playoff=bool(playoff)
+        )
+    by_entry = {}
+    if playoff is not None:
+        bracket = bracket if bracket is not None else bracket_of(playoff)
+        by_entry = _by_entry(payouts, bracket)
+    return PayoutTable(
+        fund, qualifiers, computed, payouts, adjustments, by_entry, has_playoff=bool(playoff)
+    )
+
+
+def _qualifier_ranks(playoff: Playoff | None) -> list[int] | None:
+    if playoff is None:
+        return None
+    return list(playoff.seeds.order_by("seed").values_list("qualifying_rank", flat=True))
+
+
+def _by_entry(payouts: Payouts, bracket: Bracket) -> dict[int, int]:
+    """Cents owed to each entry, from the lines whose holders are all known by now."""
+    holders: dict[str, list[int]] = {}
+    for entry, finish in finishes(bracket).items():
+        holders.setdefault(place_key(finish.first, finish.last), []).append(entry)
+    for place, entry in enumerate(bracket.qualifiers, start=1):
+        for line in payouts.lines:
+            if str(line.key).startswith("Q"):
+                first, last = band_of_key(str(line.key)[1:])
+                if first <= place <= last:
+                    holders.setdefault(line.key, []).append(entry)
+    known = {line.key for line in payouts.lines if len(holders.get(line.key, ())) == line.players}
+    settled = Payouts(payouts.fund, tuple(ln for ln in payouts.lines if ln.key in known), 0, 0)
+    paid = payouts_by_player(settled, {key: holders[key] for key in known})
+    return {line.key: line.each for line in paid.lines}
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    entry_id: int
+    name: str
+    acc_number: str
+    qualifying_rank: int | None
+    seed: int | None
+    band: str  # finish band of a qualifier whose playoff is over, else ""
+    place: str
+    mrp: int | None
+    payout_cents: int
+
+
+@dataclass(frozen=True)
+class FinalResults:
+    event: Event
+    playoff: Playoff | None
+    complete: bool
+    bands: list[tuple[str, int]]  # (band, players in it), best first
+    rows: list[ResultRow]
+    winner: ResultRow | None
+    runner_up: ResultRow | None
+    high_non_qualifier: ResultRow | None
+    mrp_schedule: str | None
+    mrp_note: str
+    money: PayoutTable | None
+
+
+def mrp_kind(event: Event) -> tuple[str | None, str]:
+    """The MRP table the event earns from, or None with the reason it earns none."""
+    table = MRP_TABLES.get(event.kind)
+    if table is None:
+        return None, f"No MRPs: a {event.get_kind_display().lower()} is not sanctioned."
+    if event.qualifying_games not in table.thresholds:
+        tabled = ", ".join(str(n) for n in sorted(table.thresholds))
+        return None, (
+            f"No MRPs: {event.qualifying_games} qualifying games is not a sanctioned length "
+            f"for a {event.get_kind_display()} (tabled: {tabled})."
+        )
+    return event.kind, ""
+
+
+def event_final_results(*, event: Event) -> FinalResults:
+    """Every qualifier's finish, then the non-qualifiers by rank, with MRPs and payouts."""
+    playoff = playoff_of(event)
+    kind, note = mrp_kind(event)
+    if playoff is None:
+        return FinalResults(event, None, False, [], [], None, None, None, None, note, None)
+    bracket = bracket_of(playoff)
+    done = finishes(bracket)
+    snapshot = latest_standings(event=event)
+    table = {row["entry_id"]: row for row in (snapshot.rows if snapshot else [])}
+    people = dict(
+        (pk, (name, acc))
+        for pk, name, acc in Entry.objects.filter(event=event).values_list(
+            "pk", "player__name", "player__acc_number"
+        )
+    )
+    money = event_payouts(event=event, playoff=playoff, bracket=bracket)
+    seeds = list(playoff.seeds.order_by("seed").values_list("seed", "entry_id", "qualifying_rank"))
+
+    def row(entry_id: int, rank: int | None, seed: int | None) -> ResultRow:
+        finish = done.get(entry_id)
+        band = place_key(finish.first, finish.last) if finish else ""
+        mrp = None
+        if kind and seed is not None:
+            points = table.get(entry_id, {}).get("game_points", 0)
+            mrp = mrp_qualifying(rank, playoff.qualifiers, points, event.qualifying_games, kind)
+            mrp += mrp_playoff(finish.rounds_won, kind) if finish else 0
+        name, acc = people.get(entry_id, ("?", ""))
+        place = band if seed is not None else str(rank or "")
+        return ResultRow(
+            entry_id, name, acc, rank, seed, band, place, mrp, money.by_entry.get(entry_id, 0)
+        )
+
+    qualifiers = [row(entry, rank, seed) for seed, entry, rank in seeds]
+    qualifiers.sort(key=lambda r: (done[r.entry_id].first if r.band else 0, r.seed))
+    seeded = {entry for _, entry, _ in seeds}
+    others = [row(r["entry_id"], r["rank"], None) for r in table.values()]
+    others = [r for r in others if r.entry_id not in seeded]
+    by_id = {r.entry_id: r for r in qualifiers + others}
+    runner_up = next((e for e, f in done.items() if f.first == 2), None)
+    return FinalResults(
+        event=event,
+        playoff=playoff,
+        complete=bracket.champion is not None,
+        bands=[(place_key(*b), n) for b, n in band_players(playoff.qualifiers).items()],
+        rows=qualifiers + others,
+        winner=by_id.get(bracket.champion),
+        runner_up=by_id.get(runner_up),
+        high_non_qualifier=by_id.get(playoff.high_non_qualifier_id),
+        mrp_schedule=MRP_SCHEDULE if kind else None,
+        mrp_note=note,
+        money=money,
+    )

@@ -1,0 +1,125 @@
+"""Reading the playoffs: the bracket for the pages and the API, a player's current match, and a
+match with its games for its directors.
+
+- score: games won by each player of a match, from its verified games (forfeits included).
+- current match: the latest round a player is in (byes aside): the match they are playing or
+  waiting for, or the one that ended their playoff.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.db.models import Count, F, Q, QuerySet
+from django.http import Http404
+
+from tournaments.core.bracket import Bracket, build_bracket
+from tournaments.models import Entry, Event, Match, MatchGame, Playoff
+from tournaments.selectors.events import event_get_for_director
+
+
+@dataclass(frozen=True)
+class Round:
+    number: int
+    name: str
+    best_of: int
+    matches: tuple[Match, ...]
+
+
+@dataclass(frozen=True)
+class BracketView:
+    """The saved playoff, the pure bracket rebuilt from its rows, and the rows by round."""
+
+    playoff: Playoff
+    bracket: Bracket
+    rounds: tuple[Round, ...]
+
+    @property
+    def champion(self) -> Entry | None:
+        if self.bracket.champion is None or not self.rounds:
+            return None
+        final = self.rounds[-1].matches[0]
+        return final.winner
+
+
+def round_name(number: int, rounds: int) -> str:
+    from_end = rounds - number
+    return {0: "Final", 1: "Semi-finals", 2: "Quarter-finals"}.get(from_end, f"Round {number}")
+
+
+def qualifiers_from_rows(rows: Iterable[Match]) -> list[int]:
+    """Qualifier ids in seed order, read off the round-1 lines (every seed is on one)."""
+    seeded = {}
+    for m in rows:
+        if m.round == 1:
+            seeded[m.seed_a] = m.entry_a_id
+            if m.entry_b_id is not None:
+                seeded[m.seed_b] = m.entry_b_id
+    return [seeded[seed] for seed in sorted(seeded)]
+
+
+def _verified_wins(side: str) -> Count:
+    return Count(
+        "games",
+        filter=Q(games__status=MatchGame.Status.VERIFIED, games__winner=F(f"entry_{side}")),
+    )
+
+
+def matches_with_scores() -> QuerySet[Match]:
+    return Match.objects.select_related(
+        "entry_a__player", "entry_b__player", "winner__player", "absent__player"
+    ).annotate(wins_a=_verified_wins("a"), wins_b=_verified_wins("b"))
+
+
+def bracket_for_event(*, event: Event) -> BracketView | None:
+    """The bracket of ``event`` (None before it is built): one query for the matches."""
+    playoff = Playoff.objects.filter(event=event).first()
+    if playoff is None:
+        return None
+    rows = list(matches_with_scores().filter(playoff=playoff).order_by("round", "slot"))
+    results = {
+        (m.round, m.slot): m.winner_id
+        for m in rows
+        if m.status == Match.Status.DECIDED and not m.bye
+    }
+    qualifiers = qualifiers_from_rows(rows)
+    bracket = build_bracket(qualifiers, results) if qualifiers else Bracket((), (), None)
+    by_round: dict[int, list[Match]] = {}
+    for m in rows:
+        by_round.setdefault(m.round, []).append(m)
+    count = len(by_round)
+    rounds = tuple(
+        Round(number, round_name(number, count), matches[0].best_of, tuple(matches))
+        for number, matches in sorted(by_round.items())
+    )
+    return BracketView(playoff, bracket, rounds)
+
+
+def entry_current_match(*, entry: Entry) -> Match | None:
+    """The player's match in the latest round they reached, byes aside; None if not seeded."""
+    return (
+        matches_with_scores()
+        .select_related("playoff__event")
+        .filter(Q(entry_a=entry) | Q(entry_b=entry), bye=False)
+        .order_by("-round")
+        .first()
+    )
+
+
+def match_get_for_director(*, event_id: int, match_id: int, user) -> Match:
+    """A match of an event ``user`` directs (the event's check decides 403 or 404)."""
+    event = event_get_for_director(event_id=event_id, user=user)
+    match = matches_with_scores().filter(pk=match_id, playoff__event=event).first()
+    if match is None:
+        raise Http404("No such match.")
+    return match
+
+
+def match_games(*, match: Match) -> list[MatchGame]:
+    """The match's games in order, each with its current lines (reported and verified)."""
+    return list(
+        match.games.select_related("winner__player", "first_dealer__player")
+        .prefetch_related("lines")
+        .order_by("number")
+    )

@@ -1,0 +1,77 @@
+"""Making the Consolation ("Consy") of a Main once its cut is made.
+
+- eligible: a non-qualifier of the Main who started the qualifying round. The Main's
+  ``consolation_eligibility`` setting decides whether that is every one of them
+  ("non_qualifiers") or only those who were in the field for every qualifying game
+  ("finishers": no late entry, no withdrawal before the last game; ``Entry.plays_in``).
+The Consolation starts from the "acc-consolation" preset, belongs to the Main (``parent``), is
+directed by the Main's directors, and has every eligible player entered and checked in.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from tournaments.models import Entry, Event, EventRole, Playoff, PlayoffSeed
+from tournaments.services.errors import ServiceError
+from tournaments.services.events import event_create
+
+PRESET = "acc-consolation"
+
+
+def consolation_of(*, main_event: Event) -> Event | None:
+    return main_event.side_events.filter(kind=Event.Kind.CONSOLATION).order_by("pk").first()
+
+
+def consolation_eligible(*, main_event: Event) -> list[Entry]:
+    """The Main's entries who may play the Consolation, by the event's eligibility setting."""
+    seeded = PlayoffSeed.objects.filter(playoff__event=main_event).values("entry_id")
+    entries = (
+        main_event.entries.exclude(status=Entry.Status.REGISTERED)
+        .exclude(pk__in=seeded)
+        .select_related("player")
+    )
+    if main_event.consolation_eligibility == "finishers":
+        games = main_event.qualifying_games
+        return [e for e in entries if all(e.plays_in(n) for n in range(1, games + 1))]
+    return list(entries)
+
+
+@transaction.atomic
+def consolation_create(*, main_event: Event, user) -> Event:
+    """The Main's Consolation with its eligible players checked in; the existing one if made."""
+    main_event = Event.objects.select_for_update().get(pk=main_event.pk)
+    existing = consolation_of(main_event=main_event)
+    if existing is not None:
+        return existing
+    if main_event.kind != Event.Kind.MAIN:
+        raise ServiceError(
+            "A Consolation is made from a Main event.", field="event", code="not_a_main"
+        )
+    if not Playoff.objects.filter(event=main_event).exists():
+        raise ServiceError(
+            "Make the cut first: the Consolation is for those who miss it.",
+            field="event",
+            code="no_cut",
+        )
+    consolation = event_create(
+        user=user,
+        name=f"{main_event.name} Consolation",
+        preset=PRESET,
+        parent=main_event,
+        club=main_event.club,
+        starts_on=main_event.starts_on,
+    )
+    directors = EventRole.objects.filter(event=main_event, role=EventRole.Role.DIRECTOR).exclude(
+        user=user
+    )
+    EventRole.objects.bulk_create(
+        [EventRole(event=consolation, user_id=d.user_id, role=d.role) for d in directors]
+    )
+    Entry.objects.bulk_create(
+        [
+            Entry(event=consolation, player_id=e.player_id, status=Entry.Status.CHECKED_IN)
+            for e in consolation_eligible(main_event=main_event)
+        ]
+    )
+    return consolation

@@ -1,0 +1,192 @@
+"""Building the playoffs after the qualifying round: the cut, the seeds and every match row.
+
+- cut: made from the standings recomputed fresh from the verified lines, never a snapshot; a
+  tie straddling the cut must be broken (a tie playoff) before the bracket can be built.
+- bracket rows: one ``Match`` per match of every round, from the pure bracket
+  (``tournaments.core.bracket``). Byes are decided at once and their winners are already on
+  their round-2 lines; later rounds wait for their players.
+- sync: after any match is decided the rows are brought in line with the pure bracket rebuilt
+  from the results, so who plays whom next is decided in one place (the core).
+
+Match play (reports, corrections, the no-show clock) is in ``playoffs_matches``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from tournaments import tasks
+from tournaments.core.bracket import Bracket, build_bracket, cut_for
+from tournaments.models import Event, Game, Job, Match, Playoff, PlayoffSeed, Table
+from tournaments.selectors.playoffs import qualifiers_from_rows
+from tournaments.services.errors import ServiceError
+from tournaments.services.jobs import Progress, job_enqueue
+from tournaments.services.standings import _compute, _entrants
+
+DEFAULT_BEST_OF = 5
+
+
+def best_of_for_round(*, event: Event, round: int) -> int:
+    """Games in a match of ``round``: the event's list by round, the last value repeating."""
+    per_round = list(event.playoff_best_of or []) or [DEFAULT_BEST_OF]
+    return int(per_round[min(round, len(per_round)) - 1])
+
+
+def _refusal(event: Event) -> str | None:
+    """Why the bracket cannot be built yet, or None when it can."""
+    if not event.qualifier_ratio:
+        return "This event has no playoffs (the qualifier ratio is 0)."
+    games = list(event.games.order_by("number").values_list("number", "status"))
+    open_games = [number for number, status in games if status != Game.Status.CLOSED]
+    if open_games:
+        return f"Game {open_games[0]} is not closed yet: close every qualifying game first."
+    if len(games) < event.qualifying_games:
+        return f"Only {len(games)} of the {event.qualifying_games} qualifying games are played."
+    unverified = (
+        Table.objects.filter(game__event=event)
+        .exclude(status=Table.Status.VERIFIED)
+        .order_by("game__number", "number")
+        .values_list("game__number", "number")
+        .first()
+    )
+    if unverified:
+        return f"Game {unverified[0]}, table {unverified[1]} is not verified yet."
+    return None
+
+
+def _standings_for_cut(event: Event):
+    refusal = _refusal(event)
+    if refusal:
+        raise ServiceError(refusal, code="not_ready")
+    standings, _ = _compute(event)
+    if standings.cut_tie:
+        raise ServiceError(
+            f"{len(standings.cut_tie)} players are tied across the cut: record a tie playoff "
+            "before building the bracket.",
+            code="cut_tie",
+        )
+    return standings
+
+
+def playoff_build_request(*, event: Event, user=None) -> Job:
+    """Ask for the cut and the bracket (job kind "bracket"); refused at once if not ready."""
+    if Playoff.objects.filter(event=event).exists():
+        raise ServiceError("The bracket is already built.", code="already_built")
+    _standings_for_cut(event)
+    return job_enqueue(
+        kind="bracket",
+        key=f"event:{event.pk}",
+        task=tasks.build_playoff,
+        created_by=user if user is not None and user.is_authenticated else None,
+        event_id=event.pk,
+    )
+
+
+@transaction.atomic
+def playoff_build(
+    *, event_id: int, progress: Progress | None = None, job: Job | None = None, user=None
+) -> dict[str, Any]:
+    """The job's work: the cut, the seeds and every match. Running it twice creates nothing."""
+    event = Event.objects.select_for_update().get(pk=event_id)
+    existing = Playoff.objects.filter(event=event).first()
+    if existing:
+        return {"created": False, "playoff": existing.pk, "qualifiers": existing.qualifiers}
+    standings = _standings_for_cut(event)
+    entrants = len(_entrants(event))
+    cut = cut_for(entrants, event.qualifier_ratio)
+    qualifiers = [row.entry_id for row in standings.rows if row.qualifies]
+    if len(qualifiers) != cut.qualifiers:
+        raise ServiceError(
+            f"The standings give {len(qualifiers)} qualifiers, the cut {cut.qualifiers}.",
+            code="cut_mismatch",
+        )
+    if progress:
+        progress(30, f"{cut.qualifiers} qualifiers, {cut.lines} lines, {cut.byes} byes")
+    playoff = Playoff.objects.create(
+        event=event,
+        entrants=entrants,
+        qualifiers=cut.qualifiers,
+        high_non_qualifier_id=standings.high_non_qualifier,
+        job=job,
+        created_by=user or (job.created_by if job else None),
+    )
+    rank_of = {row.entry_id: row.rank for row in standings.rows}
+    PlayoffSeed.objects.bulk_create(
+        PlayoffSeed(playoff=playoff, seed=seed, entry_id=entry, qualifying_rank=rank_of[entry])
+        for seed, entry in enumerate(qualifiers, start=1)
+    )
+    bracket = build_bracket(qualifiers)
+    _create_matches(playoff, bracket)
+    event.stage = Event.Stage.FINISHED if not bracket.matches else Event.Stage.PLAYOFFS
+    event.save(update_fields=["stage"])
+    return {
+        "created": True,
+        "playoff": playoff.pk,
+        "qualifiers": cut.qualifiers,
+        "lines": cut.lines,
+        "byes": cut.byes,
+        "matches": sum(len(r) for r in bracket.matches),
+    }
+
+
+def _status_of(match) -> str:
+    if match.winner is not None:
+        return Match.Status.DECIDED
+    return Match.Status.READY if match.ready else Match.Status.WAITING
+
+
+def _create_matches(playoff: Playoff, bracket: Bracket) -> None:
+    now = timezone.now()
+    rows = []
+    for matches in bracket.matches:
+        best_of = best_of_for_round(event=playoff.event, round=matches[0].round)
+        for m in matches:
+            rows.append(
+                Match(
+                    playoff=playoff,
+                    round=m.round,
+                    slot=m.slot,
+                    best_of=best_of,
+                    seed_a=m.seed_a,
+                    seed_b=m.seed_b,
+                    entry_a_id=m.player_a,
+                    entry_b_id=m.player_b,
+                    bye=m.bye,
+                    status=_status_of(m),
+                    winner_id=m.winner,
+                    decided_at=now if m.winner is not None else None,
+                )
+            )
+    Match.objects.bulk_create(rows)
+
+
+def playoff_sync(*, playoff: Playoff) -> int | None:
+    """Put the players the pure bracket now knows onto the later rounds' rows; returns the
+    champion once the final is decided (and marks the event finished)."""
+    playoff = Playoff.objects.select_for_update().select_related("event").get(pk=playoff.pk)
+    rows = {(m.round, m.slot): m for m in playoff.matches.all()}
+    qualifiers = qualifiers_from_rows(rows.values())
+    results = {
+        key: m.winner_id
+        for key, m in rows.items()
+        if m.status == Match.Status.DECIDED and not m.bye
+    }
+    bracket = build_bracket(qualifiers, results)
+    for matches in bracket.matches[1:]:
+        for m in matches:
+            row = rows[(m.round, m.slot)]
+            known = (row.entry_a_id, row.entry_b_id, row.seed_a, row.seed_b)
+            if known == (m.player_a, m.player_b, m.seed_a, m.seed_b):
+                continue
+            row.entry_a_id, row.entry_b_id = m.player_a, m.player_b
+            row.seed_a, row.seed_b = m.seed_a, m.seed_b
+            if row.status == Match.Status.WAITING and m.ready:
+                row.status = Match.Status.READY
+            row.save(update_fields=["entry_a", "entry_b", "seed_a", "seed_b", "status"])
+    if bracket.champion is not None and playoff.event.stage != Event.Stage.FINISHED:
+        playoff.event.stage = Event.Stage.FINISHED
+        playoff.event.save(update_fields=["stage"])
+    return bracket.champion

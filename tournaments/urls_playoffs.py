@@ -1,0 +1,20 @@
+"""Playoff pages: the bracket, building it, a match for its directors, the player's report."""
+
+from django.urls import path
+
+from tournaments.views import playoffs
+
+MATCH = "events/<int:event_id>/matches/<int:match_id>/"
+
+urlpatterns = [
+    path("events/<int:event_id>/bracket/", playoffs.bracket, name="playoff-bracket"),
+    path("events/<int:event_id>/playoff/build/", playoffs.build, name="playoff-build"),
+    path(MATCH, playoffs.match_detail, name="match-detail"),
+    path(f"{MATCH}clock/", playoffs.match_clock, name="match-clock"),
+    path(
+        f"{MATCH}games/<int:number>/correct/",
+        playoffs.match_game_correction,
+        name="match-game-correct",
+    ),
+    path("r/<str:token>/match/", playoffs.player_match_report, name="player-match-report"),
+]

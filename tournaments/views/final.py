@@ -1,0 +1,242 @@
+"""Final results (public once published, with CSV exports), the director's money page, and the
+button that makes the Consolation from a Main's non-qualifiers."""
+
+from __future__ import annotations
+
+import csv
+from decimal import Decimal
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from tournaments.core.bracket import band_players
+from tournaments.core.money import GRADUATIONS, place_key
+from tournaments.models import EventRole
+from tournaments.selectors.events import event_get_for_director, event_get_for_viewer, event_roles
+from tournaments.selectors.final import event_final_results, event_payouts
+from tournaments.services.consolation import consolation_create, consolation_of
+from tournaments.services.errors import ServiceError
+from tournaments.services.prizes import (
+    event_money_update,
+    payout_adjustments_clear,
+    payout_set_by_hand,
+)
+
+POOL_CHOICES = [
+    ("none", "No qualifier pool"),
+    ("equal", "Equal shares"),
+    ("equal_top_doubled", "Equal, top qualifier doubled"),
+] + [(f"graduated-{n}", f"Graduated, 1 in {n}") for n in GRADUATIONS]
+CSV_COLUMNS = ["place", "name", "acc_number", "qualifying_rank", "seed", "finish_band", "mrp"]
+
+
+def _cents(dollars: Decimal) -> int:
+    return int(dollars * 100)
+
+
+def _dollars(cents: int) -> Decimal:
+    return Decimal(cents) / 100
+
+
+class MoneyForm(forms.Form):
+    entry_fee = forms.DecimalField(label="Entry fee ($)", min_value=0, decimal_places=2)
+    sanctioning_fee = forms.DecimalField(
+        label="ACC sanctioning fee per entrant ($)", min_value=0, decimal_places=2
+    )
+    pool = forms.ChoiceField(label="Qualifier pool", choices=POOL_CHOICES)
+    pool_percent = forms.DecimalField(
+        label="Qualifier pool (% of the prize fund)",
+        min_value=0,
+        max_value=100,
+        decimal_places=2,
+        required=False,
+    )
+
+    def __init__(self, *args, bands=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.band_keys = [place_key(*band) for band in bands]
+        for key in self.band_keys:
+            self.fields[f"band_{key}"] = forms.DecimalField(
+                label=f"Places {key} (% of the playoff fund, shared)",
+                min_value=0,
+                max_value=100,
+                decimal_places=2,
+                required=False,
+            )
+
+    def settings(self) -> dict:
+        data = self.cleaned_data
+        split, _, graduation = data["pool"].partition("-")
+        pool = {"split": split, "percent": data.get("pool_percent")}
+        if graduation:
+            pool["graduation"] = int(graduation)
+        return {
+            "entry_fee_cents": _cents(data["entry_fee"]),
+            "sanctioning_fee_cents": _cents(data["sanctioning_fee"]),
+            "payout_percents": {k: data.get(f"band_{k}") for k in self.band_keys},
+            "qualifier_pool": pool,
+        }
+
+
+class AdjustForm(forms.Form):
+    key = forms.CharField(max_length=20)
+    amount = forms.DecimalField(label="Each receives ($)", min_value=0, decimal_places=2)
+
+
+def _initial(event) -> dict:
+    pool = event.qualifier_pool or {}
+    split = pool.get("split", "none")
+    initial = {
+        "entry_fee": _dollars(event.entry_fee_cents),
+        "sanctioning_fee": _dollars(event.sanctioning_fee_cents),
+        "pool": f"graduated-{pool.get('graduation')}" if split == "graduated" else split,
+        "pool_percent": pool.get("percent"),
+    }
+    initial.update({f"band_{k}": v for k, v in (event.payout_percents or {}).items()})
+    return initial
+
+
+def results(request, event_id: int):
+    event = event_get_for_viewer(event_id=event_id, user=request.user)
+    is_director = EventRole.Role.DIRECTOR in event_roles(event=event, user=request.user)
+    final = event_final_results(event=event)
+    return render(
+        request,
+        "tournaments/final/results.html",
+        {
+            "event": event,
+            "results": final,
+            "rows": [(row, f"{_dollars(row.payout_cents):.2f}") for row in final.rows],
+            "is_director": is_director,
+            "consolation": consolation_of(main_event=event) if is_director else None,
+        },
+    )
+
+
+def _csv_response(filename: str) -> tuple[HttpResponse, csv.writer]:
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response, csv.writer(response)
+
+
+def results_csv(request, event_id: int):
+    event = event_get_for_viewer(event_id=event_id, user=request.user)
+    final = event_final_results(event=event)
+    response, writer = _csv_response(f"results-{event.pk}.csv")
+    writer.writerow(CSV_COLUMNS + ["payout"])
+    for row in final.rows:
+        writer.writerow(
+            [
+                row.place,
+                row.name,
+                row.acc_number,
+                row.qualifying_rank or "",
+                row.seed or "",
+                row.band,
+                "" if row.mrp is None else row.mrp,
+                f"{_dollars(row.payout_cents):.2f}",
+            ]
+        )
+    return response
+
+
+def payouts_csv(request, event_id: int):
+    event = event_get_for_viewer(event_id=event_id, user=request.user)
+    final = event_final_results(event=event)
+    response, writer = _csv_response(f"payouts-{event.pk}.csv")
+    writer.writerow(["place", "name", "acc_number", "payout"])
+    for row in final.rows:
+        if row.payout_cents:
+            writer.writerow(
+                [row.place, row.name, row.acc_number, f"{_dollars(row.payout_cents):.2f}"]
+            )
+    return response
+
+
+@login_required
+def money(request, event_id: int):
+    event = event_get_for_director(event_id=event_id, user=request.user)
+    table = event_payouts(event=event)
+    bands = list(band_players(table.qualifiers)) if table.qualifiers else []
+    status = 200
+    if request.method == "POST":
+        form = MoneyForm(request.POST, bands=bands)
+        if form.is_valid():
+            try:
+                event_money_update(event=event, **form.settings())
+            except ServiceError as exc:
+                form.add_error(None, exc.message)
+            else:
+                messages.success(request, "Prize money saved.")
+                return redirect("event-money", event_id=event.pk)
+        status = 400
+    else:
+        form = MoneyForm(initial=_initial(event), bands=bands)
+    context = {"event": event, "form": form, "table": table, **_money_display(table)}
+    return render(request, "tournaments/final/money.html", context, status=status)
+
+
+def _money_display(table) -> dict:
+    """Dollar figures for the page: the fund, each payout line, and what is not paid."""
+    if table.fund is None:
+        return {"has_playoff": False}
+    fund = {k: _dollars(getattr(table.fund, k)) for k in ("entry_fees", "sanctioning_fees", "net")}
+    lines, totals = [], {}
+    if table.payouts is not None:
+        p = table.payouts
+        lines = [
+            {
+                "key": str(line.key),
+                "players": line.players,
+                "each": f"{_dollars(line.each):.2f}",
+                "total": f"{_dollars(line.total):.2f}",
+                "adjusted": str(line.key) in table.adjustments,
+            }
+            for line in p.lines
+        ]
+        totals = {
+            "paid": f"{_dollars(p.paid):.2f}",
+            "unallocated": f"{_dollars(p.unallocated):.2f}",
+            "rounding": f"{_dollars(p.rounding_left_over):.2f}",
+            "balance": f"{_dollars(p.balance):.2f}",
+        }
+    return {"fund": fund, "lines": lines, "totals": totals, "has_playoff": table.has_playoff}
+
+
+@login_required
+@require_POST
+def money_adjust(request, event_id: int):
+    event = event_get_for_director(event_id=event_id, user=request.user)
+    if request.POST.get("clear"):
+        dropped = payout_adjustments_clear(event=event)
+        messages.success(request, f"{dropped} adjustment(s) removed: the payouts are as computed.")
+        return redirect("event-money", event_id=event.pk)
+    form = AdjustForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Give the place and the amount each receives, in dollars.")
+        return redirect("event-money", event_id=event.pk)
+    key, amount = form.cleaned_data["key"], form.cleaned_data["amount"]
+    try:
+        payout_set_by_hand(event=event, key=key, cents_each=_cents(amount))
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, f"Places {key} now receive ${amount:.2f} each.")
+    return redirect("event-money", event_id=event.pk)
+
+
+@login_required
+@require_POST
+def consolation(request, event_id: int):
+    event = event_get_for_director(event_id=event_id, user=request.user)
+    try:
+        consy = consolation_create(main_event=event, user=request.user)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return redirect("event-results", event_id=event.pk)
+    messages.success(request, f"{consy.name} is ready with {consy.entries.count()} players.")
+    return redirect("event-manage", event_id=consy.pk)

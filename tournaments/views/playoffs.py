@@ -1,0 +1,169 @@
+"""Playoff pages: the public bracket, the director's match page (no-show clock, corrections),
+building the bracket, and the player's match report from their private link."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from tournaments.models import Entry, EventRole
+from tournaments.selectors.events import (
+    event_get_for_director,
+    event_get_for_viewer,
+    event_roles,
+)
+from tournaments.selectors.players import entry_get_by_token
+from tournaments.selectors.playoffs import (
+    bracket_for_event,
+    entry_current_match,
+    match_games,
+    match_get_for_director,
+)
+from tournaments.services.errors import ServiceError
+from tournaments.services.playoffs import playoff_build_request
+from tournaments.services.playoffs_matches import (
+    match_clock_start,
+    match_forfeits_apply,
+    match_game_correct,
+    match_game_report,
+)
+from tournaments.views.player import ReportForm
+
+REFRESH_SECONDS = 20
+
+
+class CorrectionForm(forms.Form):
+    winner = forms.TypedChoiceField(coerce=int, label="Who won the game")
+    margin = forms.IntegerField(label="Spread", min_value=1)
+    reason = forms.CharField(max_length=300, label="Why")
+
+    def __init__(self, *args, match, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["winner"].choices = _players(match)
+
+
+class ClockForm(forms.Form):
+    absent = forms.TypedChoiceField(coerce=int, label="Who is absent")
+
+    def __init__(self, *args, match, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["absent"].choices = _players(match)
+
+
+def _players(match) -> list[tuple[int, str]]:
+    return [(e.pk, e.player.name) for e in (match.entry_a, match.entry_b) if e is not None]
+
+
+def bracket(request, event_id: int):
+    event = event_get_for_viewer(event_id=event_id, user=request.user)
+    context = {
+        "event": event,
+        "view": bracket_for_event(event=event),
+        "refresh": REFRESH_SECONDS,
+        "is_director": EventRole.Role.DIRECTOR in event_roles(event=event, user=request.user),
+    }
+    return render(request, "tournaments/playoffs/bracket.html", context)
+
+
+@login_required
+@require_POST
+def build(request, event_id: int):
+    event = event_get_for_director(event_id=event_id, user=request.user)
+    try:
+        job = playoff_build_request(event=event, user=request.user)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return redirect("event-manage", event_id=event.pk)
+    job.refresh_from_db()
+    if job.status == job.Status.SUCCEEDED:
+        messages.success(request, "The cut is made and the bracket is built.")
+        return redirect("playoff-bracket", event_id=event.pk)
+    return redirect("job-detail", job_id=job.pk)
+
+
+@login_required
+def match_detail(request, event_id: int, match_id: int):
+    match = match_get_for_director(event_id=event_id, match_id=match_id, user=request.user)
+    if match_forfeits_apply(match=match):
+        match = match_get_for_director(event_id=event_id, match_id=match_id, user=request.user)
+    return _match_page(request, match)
+
+
+def _match_page(request, match, *, clock_form=None, correction_form=None, status=200):
+    games = match_games(match=match)
+    context = {
+        "event": match.playoff.event,
+        "match": match,
+        "games": games,
+        "flagged": [g for g in games if g.status == "flagged"],
+        "clock_form": clock_form or ClockForm(match=match),
+        "correction_form": correction_form or CorrectionForm(match=match),
+    }
+    return render(request, "tournaments/playoffs/match_detail.html", context, status=status)
+
+
+@login_required
+@require_POST
+def match_clock(request, event_id: int, match_id: int):
+    match = match_get_for_director(event_id=event_id, match_id=match_id, user=request.user)
+    form = ClockForm(request.POST, match=match)
+    if form.is_valid():
+        absent = Entry.objects.get(pk=form.cleaned_data["absent"])
+        try:
+            match_clock_start(match=match, absent=absent, user=request.user)
+            messages.success(request, f"The no-show clock is running against {absent.player}.")
+            return redirect("match-detail", event_id=event_id, match_id=match_id)
+        except ServiceError as exc:
+            form.add_error(None, exc.message)
+    return _match_page(request, match, clock_form=form, status=400)
+
+
+@login_required
+@require_POST
+def match_game_correction(request, event_id: int, match_id: int, number: int):
+    match = match_get_for_director(event_id=event_id, match_id=match_id, user=request.user)
+    game = match.games.filter(number=number).first()
+    if game is None:
+        raise Http404("No such game.")
+    form = CorrectionForm(request.POST, match=match)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            match_game_correct(
+                match_game=game,
+                winner_entry=Entry.objects.get(pk=data["winner"]),
+                spread=data["margin"],
+                reason=data["reason"],
+                user=request.user,
+            )
+            messages.success(request, f"Game {number} is corrected.")
+            return redirect("match-detail", event_id=event_id, match_id=match_id)
+        except ServiceError as exc:
+            form.add_error("margin" if exc.field == "margin" else None, exc.message)
+    return _match_page(request, match, correction_form=form, status=400)
+
+
+@require_POST
+def player_match_report(request, token: str):
+    """The form of ``_player_match.html``: saved at once, the answer shown on the player page."""
+    entry = entry_get_by_token(token=token)
+    match = entry_current_match(entry=entry)
+    if match is None:
+        raise Http404("You have no playoff match.")
+    form = ReportForm(request.POST)
+    if not form.is_valid():
+        for errors in form.errors.values():
+            messages.error(request, errors[0])
+        return redirect("player-page", token=token)
+    won, margin = form.cleaned_data["result"] == "won", form.cleaned_data["margin"]
+    try:
+        match_game_report(match=match, entry=entry, won=won, spread=margin, user=request.user)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, f"Saved: you {'won' if won else 'lost'} by {margin}.")
+    return redirect("player-page", token=token)
