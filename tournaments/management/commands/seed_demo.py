@@ -2,7 +2,7 @@
 
 from django.core.management.base import BaseCommand
 
-from tournaments.demo import demo_director, demo_event_build
+from tournaments.demo import demo_director, demo_events_build
 
 DEMO_USERNAME = "director"
 DEMO_PASSWORD = "pegboard-demo"
@@ -24,5 +24,5 @@ class Command(BaseCommand):
                 + ("" if created else " (account already existed; password unchanged)")
             )
         )
-        event = demo_event_build(director=user)
-        self.stdout.write(f"Demo event: {event.name}, {event.entries.count()} players.")
+        for event in demo_events_build(director=user):
+            self.stdout.write(f"Demo event: {event.name} ({event.get_stage_display()}).")
