@@ -15,6 +15,11 @@ urlpatterns = [
         name="judge-call-answer",
     ),
     path(f"{TABLE}ruling/", judges.ruling_form, name="ruling-form"),
+    path(
+        "events/<int:event_id>/playoffs/matches/<int:match_id>/ruling/",
+        judges.match_ruling_form,
+        name="match-ruling-form",
+    ),
     path("events/<int:event_id>/rulings/", judges.ruling_list, name="ruling-list"),
     path("r/<str:token>/judge/", judges.player_call_judge, name="player-call-judge"),
     path("count/", judges.count_checker, name="count-checker"),

@@ -34,8 +34,18 @@ from tournaments.services.rulings import judge_call_answer, judge_call_create, r
 
 
 class RulingSerializer(serializers.ModelSerializer):
-    game = serializers.IntegerField(source="table.game.number", read_only=True)
-    table = serializers.IntegerField(source="table.number", read_only=True)
+    game = serializers.IntegerField(
+        source="table.game.number", read_only=True, allow_null=True, help_text="null in a match"
+    )
+    table = serializers.IntegerField(
+        source="table.number", read_only=True, allow_null=True, help_text="null in a match"
+    )
+    match = serializers.IntegerField(
+        source="match_game.match_id", read_only=True, allow_null=True, help_text="playoff match id"
+    )
+    match_game = serializers.IntegerField(
+        source="match_game.number", read_only=True, allow_null=True, help_text="game of the match"
+    )
     infraction = serializers.CharField(source="get_code_display", read_only=True)
     offender_name = serializers.CharField(source="offender.player.name", read_only=True)
     beneficiary_name = serializers.CharField(source="beneficiary.player.name", read_only=True)
@@ -43,12 +53,12 @@ class RulingSerializer(serializers.ModelSerializer):
     class Meta:
         model = Ruling
         fields = [
-            "id", "event", "game", "table", "hand_number", "code", "infraction", "direction",
-            "rulebook_edition", "rule", "points", "offender", "offender_name", "beneficiary",
-            "beneficiary_name", "true_score", "reneged_cards", "claimed_missed", "true_missed",
-            "score_before_offender", "score_before_opponent", "score_after_offender",
-            "score_after_opponent", "game_over", "winner", "judges", "third_judge", "final",
-            "notes", "entered_by", "created_at",
+            "id", "event", "game", "table", "match", "match_game", "hand_number", "code",
+            "infraction", "direction", "rulebook_edition", "rule", "points", "offender",
+            "offender_name", "beneficiary", "beneficiary_name", "true_score", "reneged_cards",
+            "claimed_missed", "true_missed", "score_before_offender", "score_before_opponent",
+            "score_after_offender", "score_after_opponent", "game_over", "winner", "judges",
+            "third_judge", "final", "notes", "entered_by", "created_at",
         ]  # fmt: skip
         read_only_fields = fields
 

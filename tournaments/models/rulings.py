@@ -7,6 +7,7 @@
   the offender, the beneficiary, the board before and after, and whether it ended the game.
   The scores are the offender's and the *opponent's* (the other player at the table): the
   beneficiary is the opponent except after a wrong muggins call, which benefits the offender.
+- place: a ruling is given at a qualifying table or in a playoff match game, never both.
 - final: a ruling no one may appeal. A ruling that went to a third judge is always final.
 - figures: what the code needs from the judges, kept so the ruling can be re-applied:
   ``true_score`` (false claim, overpeg, renege), ``reneged_cards`` (renege),
@@ -20,6 +21,7 @@ from django.db.models import F, Q
 from scoring.rulings import CATALOGUE
 from tournaments.models.events import Entry, Event
 from tournaments.models.games import Table
+from tournaments.models.playoffs import MatchGame
 
 
 class JudgeCall(models.Model):
@@ -75,7 +77,12 @@ class Ruling(models.Model):
     CODES = [(code, infraction.name) for code, infraction in CATALOGUE.items()]
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rulings")
-    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="rulings")
+    table = models.ForeignKey(
+        Table, null=True, blank=True, on_delete=models.PROTECT, related_name="rulings"
+    )
+    match_game = models.ForeignKey(
+        MatchGame, null=True, blank=True, on_delete=models.PROTECT, related_name="rulings"
+    )
     hand_number = models.PositiveSmallIntegerField(null=True, blank=True)
     offender = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="rulings_against")
     beneficiary = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="rulings_for")
@@ -118,6 +125,11 @@ class Ruling(models.Model):
         constraints = [
             models.CheckConstraint(
                 condition=Q(code__in=list(CATALOGUE)), name="ruling_code_in_catalogue"
+            ),
+            models.CheckConstraint(
+                condition=(Q(table__isnull=False) & Q(match_game__isnull=True))
+                | (Q(table__isnull=True) & Q(match_game__isnull=False)),
+                name="ruling_at_a_table_or_in_a_match_game",
             ),
             models.CheckConstraint(
                 condition=(Q(game_over=True) & Q(winner__isnull=False))

@@ -28,7 +28,7 @@ from scoring import (
     score_hand,
     score_play,
 )
-from tournaments.models import Event, EventRole, JudgeCall, Ruling, Seat, Table
+from tournaments.models import Event, EventRole, JudgeCall, Match, Ruling, Seat, Table
 from tournaments.selectors.events import event_roles
 from tournaments.services.errors import ServiceError
 
@@ -63,6 +63,19 @@ def table_get_for_judging(*, event_id: int, number: int, table_number: int, user
     if table is None:
         raise Http404("No such table.")
     return table
+
+
+def match_get_for_judging(*, event_id: int, match_id: int, user) -> Match:
+    """A playoff match if ``user`` judges or directs its event."""
+    event = event_get_for_judging(event_id=event_id, user=user)
+    match = (
+        Match.objects.select_related("playoff__event", "entry_a__player", "entry_b__player")
+        .filter(pk=match_id, playoff__event=event)
+        .first()
+    )
+    if match is None:
+        raise Http404("No such match.")
+    return match
 
 
 def judge_call_get_for_judging(*, call_id: int, user) -> JudgeCall:
@@ -150,7 +163,12 @@ def rulings_of_event(*, event: Event) -> QuerySet[Ruling]:
     return (
         Ruling.objects.filter(event=event)
         .select_related(
-            "table__game", "offender__player", "beneficiary__player", "winner__player", "entered_by"
+            "table__game",
+            "match_game__match",
+            "offender__player",
+            "beneficiary__player",
+            "winner__player",
+            "entered_by",
         )
         .prefetch_related("judges")
         .order_by("-created_at", "-id")

@@ -89,7 +89,8 @@ def _save_line(game, entry_id, kind, line: EngineLine, *, source, user=None, rea
     )
 
 
-def _check_in_play(match: Match) -> None:
+def match_check_in_play(match: Match) -> None:
+    """Refuse a match that is decided or still waiting for its players."""
     if match.status == Match.Status.DECIDED:
         raise ServiceError(f"{match} is already decided.", code="decided")
     if match.status == Match.Status.WAITING:
@@ -110,6 +111,21 @@ def _new_game(match: Match, state) -> MatchGame:
         number=match.games.count() + 1,
         first_dealer_id=_entry_of(match, side) if side else None,
     )
+
+
+def _current_game(match: Match) -> MatchGame:
+    """The open game, or a new one (the match is then in play); the caller holds the lock."""
+    return _open_game(match) or _new_game(match, _state(match))
+
+
+@transaction.atomic
+def match_game_current(*, match: Match) -> tuple[Match, MatchGame]:
+    """Lock ``match`` (forfeits due recorded first) and return it with its current game,
+    created as a first report creates it when none is open."""
+    match = _locked(match)
+    _apply_forfeits(match, timezone.now())
+    match_check_in_play(match)
+    return match, _current_game(match)
 
 
 def _verify(game: MatchGame, winner_id: int, *, when: datetime | None = None) -> None:
@@ -143,11 +159,11 @@ def match_game_report(
     line = _line(match.playoff.event, won, spread)
     side = _side(match, entry.pk)
     _apply_forfeits(match, timezone.now())
-    _check_in_play(match)
+    match_check_in_play(match)
     if match.absent_id == entry.pk and match.clock_started_at:
         match.clock_started_at = None  # the absent player has arrived
         match.save(update_fields=["clock_started_at"])
-    game = _open_game(match) or _new_game(match, _state(match))
+    game = _current_game(match)
     reported = _save_line(game, entry.pk, MatchLine.Kind.REPORTED, line, source=source, user=user)
     other = game.lines.filter(
         kind=MatchLine.Kind.REPORTED, current=True, entry_id=_entry_of(match, _other(side))
@@ -172,9 +188,19 @@ def _other(side: str) -> str:
 
 @transaction.atomic
 def match_game_correct(
-    *, match_game: MatchGame, winner_entry: Entry, spread: int, reason: str, user
+    *,
+    match_game: MatchGame,
+    winner_entry: Entry,
+    spread: int,
+    reason: str,
+    user,
+    source: str = Source.DIRECTOR,
+    lines: tuple[EngineLine, EngineLine] | None = None,
 ) -> MatchGame:
-    """A director settles a game whose cards disagree (or were never both reported)."""
+    """A director settles a game whose cards disagree (or were never both reported).
+
+    A judges' ruling that ends the game settles it here too, with ``source`` "ruling" and the
+    engine's ``lines`` (winner's, loser's), which may be an administrative result."""
     if not reason.strip():
         raise ServiceError("Say why the game is corrected.", field="reason", code="required")
     match = _locked(match_game.match)
@@ -183,14 +209,14 @@ def match_game_correct(
         raise ServiceError(f"Game {game.number} is already verified.", code="verified")
     winner_side = _side(match, winner_entry.pk)
     event = match.playoff.event
-    won_line, lost_line = _line(event, True, spread), _line(event, False, spread)
+    won_line, lost_line = lines or (_line(event, True, spread), _line(event, False, spread))
     for side, line in ((winner_side, won_line), (_other(winner_side), lost_line)):
         _save_line(
             game,
             _entry_of(match, side),
             MatchLine.Kind.VERIFIED,
             line,
-            source=Source.DIRECTOR,
+            source=source,
             user=user,
             reason=reason.strip(),
         )
@@ -204,7 +230,7 @@ def match_clock_start(*, match: Match, absent: Entry, user, now: datetime | None
     """Start the no-show clock against ``absent``: a game forfeited at +5 min, one more every
     15 min after that, until the match is decided or the absent player reports a game."""
     match = _locked(match)
-    _check_in_play(match)
+    match_check_in_play(match)
     _side(match, absent.pk)
     if match.clock_started_at is not None:
         raise ServiceError("The no-show clock is already running.", code="clock_running")

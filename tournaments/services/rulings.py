@@ -10,8 +10,14 @@ lunch, refusal to conform), the engine turns it into card lines and they are sto
 table's verified lines through ``table_correct``, with the ruling as the reason, so the usual
 audit trail and standings update follow.
 
-Terms: *side* "a" is the player in seat position 1, "b" the player in position 2; *opponent* is
-the offender's opponent at the table (see ``tournaments.models.rulings``).
+A ruling in a playoff match applies to the match's current game (opened as a first report opens
+it). When it ends the game, the engine's winner and lines settle the game through
+``match_game_correct``, so the match score, the decision and the bracket move as for a
+reported game. Each write holds the match row's lock.
+
+Terms: *side* "a" is the player in seat position 1 (in a match, ``entry_a``), "b" the other
+player; *opponent* is the offender's opponent at the table or in the match (see
+``tournaments.models.rulings``).
 """
 
 from __future__ import annotations
@@ -32,9 +38,25 @@ from scoring.rulings import (
     result_lines,
 )
 from scoring.rulings import Ruling as EngineRuling
-from tournaments.models import CardLine, EventRole, Game, JudgeCall, Ruling, Seat, Table
+from tournaments.models import (
+    CardLine,
+    Entry,
+    EventRole,
+    Game,
+    JudgeCall,
+    Match,
+    MatchLine,
+    Ruling,
+    Seat,
+    Table,
+)
 from tournaments.selectors.events import event_roles, event_scoring_settings
 from tournaments.services.errors import ServiceError
+from tournaments.services.playoffs_matches import (
+    match_check_in_play,
+    match_game_correct,
+    match_game_current,
+)
 from tournaments.services.results import table_correct
 
 FIGURES = ("true_score", "reneged_cards", "claimed_missed", "true_missed")
@@ -103,18 +125,33 @@ def judge_call_answer(*, call: JudgeCall, user) -> JudgeCall:
 
 
 @dataclass(frozen=True)
+class MatchSide:
+    """A player of a playoff match, standing in for a table's seat (``pk`` is the entry's)."""
+
+    entry: Entry
+
+    @property
+    def pk(self) -> int:
+        return self.entry.pk
+
+    @property
+    def entry_id(self) -> int:
+        return self.entry.pk
+
+
+@dataclass(frozen=True)
 class RulingOutcome:
     """What a ruling does, before anything is saved: the board before and after, in the
     offender's and opponent's terms, and the card lines when it ends the game."""
 
     infraction: Infraction
-    offender: Seat
-    opponent: Seat
-    beneficiary: Seat
+    offender: Seat | MatchSide
+    opponent: Seat | MatchSide
+    beneficiary: Seat | MatchSide
     before: Position
     after: Position
     offender_side: str
-    lines: dict[int, EngineLine] | None  # by seat id, when the game is over
+    lines: dict[int, EngineLine] | None  # by seat id (entry id in a match), when the game is over
 
     @property
     def score_before_offender(self) -> int:
@@ -133,25 +170,32 @@ class RulingOutcome:
         return self.after.score(other_side(self.offender_side))
 
     @property
-    def winner(self) -> Seat | None:
+    def winner(self) -> Seat | MatchSide | None:
         if self.after.winner is None:
             return None
         return self.offender if self.after.winner == self.offender_side else self.opponent
 
 
-def _seats(table: Table, offender_entry) -> tuple[Seat, Seat, str]:
-    seats = list(table.seats.select_related("entry__player").order_by("position"))
+def _seats(table: Table | None, match: Match | None) -> list[Seat] | list[MatchSide]:
+    """The two sides, "a" first: a table's seats, or a match's players."""
+    if table is not None:
+        return list(table.seats.select_related("entry__player").order_by("position"))
+    entries = Entry.objects.select_related("player").in_bulk([match.entry_a_id, match.entry_b_id])
+    return [MatchSide(entries[match.entry_a_id]), MatchSide(entries[match.entry_b_id])]
+
+
+def _offender(seats, offender_entry, where: str):
     for index, seat in enumerate(seats):
         if seat.entry_id == getattr(offender_entry, "pk", offender_entry):
             return seat, seats[1 - index], SIDES[index]
     raise ServiceError(
-        f"The offender must be one of the two players at table {table.number}.",
+        f"The offender must be one of the two players {where}.",
         field="offender",
         code="not_at_table",
     )
 
 
-def _check_judges(table: Table, judges, third_judge: bool) -> None:
+def _check_judges(event, seats, judges, third_judge: bool) -> None:
     ids = {getattr(judge, "pk", judge) for judge in judges}
     if len(ids) not in (2, 3):
         raise ServiceError(
@@ -167,7 +211,7 @@ def _check_judges(table: Table, judges, third_judge: bool) -> None:
         )
     holders = set(
         EventRole.objects.filter(
-            event=table.game.event, role=EventRole.Role.JUDGE, user_id__in=ids
+            event=event, role=EventRole.Role.JUDGE, user_id__in=ids
         ).values_list("user_id", flat=True)
     )
     if ids - holders:
@@ -176,7 +220,8 @@ def _check_judges(table: Table, judges, third_judge: bool) -> None:
             field="judges",
             code="not_a_judge",
         )
-    if table.seats.filter(entry__player__user_id__in=ids).exists():
+    players = [seat.entry_id for seat in seats]
+    if Entry.objects.filter(pk__in=players, player__user_id__in=ids).exists():
         raise ServiceError(
             "A judge never rules on a game they play in: choose another judge.",
             field="judges",
@@ -207,7 +252,8 @@ def _engine_ruling(event, code: str, side: str, figures: dict) -> EngineRuling:
 
 def ruling_preview(
     *,
-    table: Table,
+    table: Table | None = None,
+    match: Match | None = None,
     code: str,
     offender_entry,
     score_before_offender: int,
@@ -216,12 +262,15 @@ def ruling_preview(
     third_judge: bool = False,
     **figures: int | None,
 ) -> RulingOutcome:
-    """Check a ruling and work out, with the engine, what it does. Nothing is saved."""
+    """Check a ruling at ``table`` or in ``match`` and work out, with the engine, what it
+    does. Nothing is saved."""
+    if (table is None) == (match is None):
+        raise TypeError("a ruling is given at a table or in a match")
     unknown = set(figures) - set(FIGURES)
     if unknown:
         raise TypeError(f"unexpected figures: {', '.join(sorted(unknown))}")
     figures = {name: value for name, value in figures.items() if value is not None}
-    event = table.game.event
+    event = table.game.event if table is not None else match.playoff.event
     if code not in CATALOGUE:
         raise ServiceError(f"Unknown infraction {code!r}.", field="code", code="unknown_code")
     if code == "muggins" and not event.muggins:
@@ -230,9 +279,14 @@ def ruling_preview(
             field="code",
             code="muggins_not_in_effect",
         )
-    _check_in_play(table)
-    offender, opponent, side = _seats(table, offender_entry)
-    _check_judges(table, judges, third_judge)
+    if table is not None:
+        _check_in_play(table)
+    else:
+        match_check_in_play(match)
+    seats = _seats(table, match)
+    where = f"at table {table.number}" if table is not None else f"in {match}"
+    offender, opponent, side = _offender(seats, offender_entry, where)
+    _check_judges(event, seats, judges, third_judge)
     scores = {side: score_before_offender, other_side(side): score_before_opponent}
     try:
         before = Position(scores["a"], scores["b"], target=event.target_score)
@@ -283,8 +337,7 @@ def ruling_record(
     table = (
         Table.objects.select_for_update(of=("self",)).select_related("game__event").get(pk=table.pk)
     )
-    if hand_number is not None and hand_number < 1:
-        raise ServiceError("Hands are numbered from 1.", field="hand_number", code="min_value")
+    _check_hand_number(hand_number)
     outcome = ruling_preview(
         table=table,
         code=code,
@@ -295,11 +348,53 @@ def ruling_record(
         third_judge=third_judge,
         **figures,
     )
+    ruling = _save(
+        outcome,
+        event=table.game.event,
+        place={"table": table},
+        code=code,
+        judges=judges,
+        entered_by=entered_by,
+        third_judge=third_judge,
+        final=final,
+        notes=notes,
+        hand_number=hand_number,
+        figures=figures,
+    )
+    table.judge_calls.filter(answered_at__isnull=True).update(
+        answered_at=timezone.now(), answered_by=entered_by
+    )
+    if outcome.lines is not None:
+        table_correct(
+            table=table,
+            lines=outcome.lines,
+            reason=_reason(outcome, table),
+            user=entered_by,
+            source=CardLine.Source.RULING,
+        )
+    return ruling
+
+
+def _save(
+    outcome: RulingOutcome,
+    *,
+    event,
+    place: dict,
+    code: str,
+    judges,
+    entered_by,
+    third_judge: bool,
+    final: bool,
+    notes: str,
+    hand_number: int | None,
+    figures: dict,
+) -> Ruling:
+    """The ruling row and its judges; ``place`` is ``{"table": …}`` or ``{"match_game": …}``."""
     infraction = outcome.infraction
     winner = outcome.winner
     ruling = Ruling.objects.create(
-        event=table.game.event,
-        table=table,
+        event=event,
+        **place,
         hand_number=hand_number,
         offender=outcome.offender.entry,
         beneficiary=outcome.beneficiary.entry,
@@ -321,15 +416,72 @@ def ruling_record(
         entered_by=entered_by,
     )
     ruling.judges.set(judges)
-    table.judge_calls.filter(answered_at__isnull=True).update(
-        answered_at=timezone.now(), answered_by=entered_by
+    return ruling
+
+
+def _check_hand_number(hand_number: int | None) -> None:
+    if hand_number is not None and hand_number < 1:
+        raise ServiceError("Hands are numbered from 1.", field="hand_number", code="min_value")
+
+
+@transaction.atomic
+def ruling_record_in_match(
+    *,
+    match: Match,
+    code: str,
+    offender_entry,
+    score_before_offender: int,
+    score_before_opponent: int,
+    judges,
+    entered_by,
+    third_judge: bool = False,
+    final: bool = False,
+    notes: str = "",
+    hand_number: int | None = None,
+    **figures: int | None,
+) -> Ruling:
+    """Record a ruling in ``match``'s current game (opened if none is); when it ends the game,
+    the engine's result settles the game and the match moves on as for reported games. All or
+    nothing: a refused ruling leaves no trace, not even a new game."""
+    _check_hand_number(hand_number)
+    match, game = match_game_current(match=match)  # holds the match row's lock from here
+    outcome = ruling_preview(
+        match=match,
+        code=code,
+        offender_entry=offender_entry,
+        score_before_offender=score_before_offender,
+        score_before_opponent=score_before_opponent,
+        judges=judges,
+        third_judge=third_judge,
+        **figures,
+    )
+    ruling = _save(
+        outcome,
+        event=match.playoff.event,
+        place={"match_game": game},
+        code=code,
+        judges=judges,
+        entered_by=entered_by,
+        third_judge=third_judge,
+        final=final,
+        notes=notes,
+        hand_number=hand_number,
+        figures=figures,
     )
     if outcome.lines is not None:
-        table_correct(
-            table=table,
-            lines=outcome.lines,
-            reason=_reason(outcome, table),
+        winner = outcome.winner
+        loser = outcome.offender if winner is outcome.opponent else outcome.opponent
+        won_line, lost_line = outcome.lines[winner.pk], outcome.lines[loser.pk]
+        ruling.match_game = match_game_correct(
+            match_game=game,
+            winner_entry=winner.entry,
+            spread=won_line.plus,
+            reason=(
+                f"Judges' ruling, {match} game {game.number}: "
+                f"{outcome.infraction.name} by {outcome.offender.entry.player.name}."
+            ),
             user=entered_by,
-            source=CardLine.Source.RULING,
+            source=MatchLine.Source.RULING,
+            lines=(won_line, lost_line),
         )
     return ruling

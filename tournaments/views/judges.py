@@ -14,6 +14,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from scoring.rulings import CATALOGUE
+from tournaments.models import Match
 from tournaments.selectors.players import entry_get_by_token
 from tournaments.selectors.results import entry_current_seat
 from tournaments.selectors.rulings import (
@@ -24,16 +25,19 @@ from tournaments.selectors.rulings import (
     events_judged_by,
     judge_call_get_for_judging,
     judge_calls_open,
+    match_get_for_judging,
     rulings_of_event,
     table_get_for_judging,
     table_seats,
 )
 from tournaments.services.errors import ServiceError
 from tournaments.services.rulings import (
+    MatchSide,
     judge_call_answer,
     judge_call_create,
     ruling_preview,
     ruling_record,
+    ruling_record_in_match,
 )
 
 NUMBER = {"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"}
@@ -129,6 +133,11 @@ def judge_page(request, event_id: int):
             return redirect("ruling-form", event_id=event.pk, number=game, table_number=table)
     context = {"event": event, "calls": judge_calls_open(event=event)}
     context["latest_game"] = event.games.exclude(status="not_paired").order_by("number").last()
+    context["matches_in_play"] = (
+        Match.objects.filter(playoff__event=event, status__in=["ready", "playing"])
+        .select_related("entry_a__player", "entry_b__player")
+        .order_by("round", "slot")
+    )
     return render(request, "tournaments/judges/judge_page.html", context)
 
 
@@ -158,19 +167,36 @@ def ruling_form(request, event_id: int, number: int, table_number: int):
     table = table_get_for_judging(
         event_id=event_id, number=number, table_number=table_number, user=request.user
     )
-    event, seats = table.game.event, table_seats(table=table)
+    context = {"event": table.game.event, "table": table, "game": table.game}
+    return _ruling_page(
+        request, context, table_seats(table=table), record=ruling_record, table=table
+    )
+
+
+@login_required
+def match_ruling_form(request, event_id: int, match_id: int):
+    """The ruling form for a playoff match: the ruling applies to its current game."""
+    match = match_get_for_judging(event_id=event_id, match_id=match_id, user=request.user)
+    context = {"event": match.playoff.event, "match": match}
+    seats = [MatchSide(entry) for entry in (match.entry_a, match.entry_b) if entry is not None]
+    return _ruling_page(request, context, seats, record=ruling_record_in_match, match=match)
+
+
+def _ruling_page(request, context, seats, *, record, **place):
+    """Check, preview and save a ruling at ``place`` (``table=`` or ``match=``)."""
+    event = context["event"]
     form = RulingForm(request.POST or None, event=event, seats=seats)
-    context = {"event": event, "table": table, "game": table.game, "seats": seats, "form": form}
+    context.update(seats=seats, form=form)
     if request.method == "POST" and "edit" not in request.POST and form.is_valid():
         kwargs = form.ruling_kwargs()
         try:
             if "confirm" in request.POST:
-                ruling = ruling_record(table=table, entered_by=request.user, **kwargs)
+                ruling = record(**place, entered_by=request.user, **kwargs)
                 messages.success(request, _saved_message(ruling))
                 return redirect("ruling-list", event_id=event.pk)
             for name in form.RECORD_ONLY:
                 kwargs.pop(name)
-            outcome = ruling_preview(table=table, **kwargs)
+            outcome = ruling_preview(**place, **kwargs)
             context["outcome"] = outcome
             context["preview_lines"] = [(s, outcome.lines[s.pk]) for s in seats if outcome.lines]
         except ServiceError as exc:
@@ -188,6 +214,8 @@ def _saved_message(ruling) -> str:
     )
     if ruling.game_over:
         message += f" Game over: {ruling.winner.player.name} wins; the card lines are verified."
+        if ruling.match_game_id:
+            message = message.replace("the card lines are", "the game is")
     return message
 
 
