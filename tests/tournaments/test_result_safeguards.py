@@ -72,8 +72,8 @@ def test_a_tie_playoff_is_between_players_of_the_qualifying_round(event_in_play)
 
 
 def test_a_game_with_a_judge_call_cannot_be_re_paired(event_in_play):
+    from tournaments.services.judge_calls import judge_call_create
     from tournaments.services.pairings import game_repair
-    from tournaments.services.rulings import judge_call_create
 
     event = event_in_play(10)
     table, a, _ = _first_table(event)

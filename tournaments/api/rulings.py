@@ -28,7 +28,8 @@ from tournaments.selectors.rulings import (
     rulings_of_event,
     table_get,
 )
-from tournaments.services.rulings import judge_call_answer, judge_call_create, ruling_record
+from tournaments.services.judge_calls import judge_call_answer, judge_call_create
+from tournaments.services.rulings import ruling_record
 
 # Serializers
 

@@ -1,8 +1,7 @@
-"""Judges' calls and rulings.
+"""Judges' rulings (calls to a table are in ``judge_calls``).
 
-A player calls judges to their own table from their private link (a director may call them to
-any table); a table has one open call at a time. Two judges of the event, or three when a
-player asks for a third, rule on it. A judge never rules on a game they play in.
+Two judges of the event, or three when a player asks for a third, rule on a dispute. A judge
+never rules on a game they play in.
 
 A ruling changes the board only through the engine (``scoring.rulings.apply_ruling``). When the
 board after it is over (a side at the target, or an administrative result: forfeit, late from
@@ -10,10 +9,7 @@ lunch, refusal to conform), the engine turns it into card lines and they are sto
 table's verified lines through ``table_correct``, with the ruling as the reason, so the usual
 audit trail and standings update follow.
 
-A ruling in a playoff match applies to the match's current game (opened as a first report opens
-it). When it ends the game, the engine's winner and lines settle the game through
-``match_game_correct``, so the match score, the decision and the bracket move as for a
-reported game. Each write holds the match row's lock.
+Rulings in a playoff match game are in ``rulings_match``.
 
 Terms: *side* "a" is the player in seat position 1 (in a match, ``entry_a``), "b" the other
 player; *opponent* is the offender's opponent at the table or in the match (see
@@ -24,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from scoring.games import SIDES, other_side
@@ -42,86 +38,20 @@ from tournaments.models import (
     CardLine,
     Entry,
     EventRole,
-    Game,
-    JudgeCall,
     Match,
-    MatchLine,
     Ruling,
     Seat,
     Table,
 )
-from tournaments.selectors.events import event_roles, event_scoring_settings
+from tournaments.selectors.events import event_scoring_settings
 from tournaments.services.errors import ServiceError
+from tournaments.services.judge_calls import table_check_in_play
 from tournaments.services.playoffs_matches import (
     match_check_in_play,
-    match_game_correct,
-    match_game_current,
 )
 from tournaments.services.results import table_correct
 
 FIGURES = ("true_score", "reneged_cards", "claimed_missed", "true_missed")
-_PLAYING = (Game.Status.PUBLISHED, Game.Status.CLOSED)
-
-
-def _check_in_play(table: Table) -> None:
-    game = table.game
-    if game.status not in _PLAYING:
-        raise ServiceError(f"Game {game.number} has not started yet.", code="not_started")
-    if table.status == Table.Status.VERIFIED:
-        raise ServiceError(
-            f"Table {table.number} of game {game.number} is already verified: the game is "
-            "over. Ask the director for a correction.",
-            field="table",
-            code="game_over",
-        )
-
-
-@transaction.atomic
-def judge_call_create(*, table: Table, entry=None, user=None) -> JudgeCall:
-    """Call judges to ``table``: by a player seated there (``entry``) or a director (``user``)."""
-    if (entry is None) == (user is None):
-        raise ServiceError("A call is made by a player or by a director.", code="caller")
-    table = (
-        Table.objects.select_for_update(of=("self",)).select_related("game__event").get(pk=table.pk)
-    )
-    if entry is not None and not table.seats.filter(entry=entry).exists():
-        raise ServiceError(
-            "You can call judges only to your own table.", field="table", code="not_your_table"
-        )
-    if user is not None and EventRole.Role.DIRECTOR not in event_roles(
-        event=table.game.event, user=user
-    ):
-        raise ServiceError("Only a director may call judges to a table.", code="not_director")
-    _check_in_play(table)
-    if table.judge_calls.filter(answered_at__isnull=True).exists():
-        raise ServiceError(
-            f"Judges are already called to table {table.number}; they are on their way.",
-            field="table",
-            code="already_called",
-        )
-    try:
-        with transaction.atomic():
-            return JudgeCall.objects.create(table=table, called_by_entry=entry, called_by_user=user)
-    except IntegrityError:  # a call made at the same moment on a database without row locks
-        raise ServiceError(
-            f"Judges are already called to table {table.number}.",
-            field="table",
-            code="already_called",
-        ) from None
-
-
-@transaction.atomic
-def judge_call_answer(*, call: JudgeCall, user) -> JudgeCall:
-    """A judge takes the call: it leaves the list of open calls."""
-    locked = JudgeCall.objects.select_for_update(of=("self",)).select_related("answered_by")
-    call = locked.get(pk=call.pk)
-    if call.answered_at is not None:
-        who = call.answered_by.get_username() if call.answered_by else "another judge"
-        raise ServiceError(f"This call was already answered by {who}.", code="already_answered")
-    call.answered_at = timezone.now()
-    call.answered_by = user
-    call.save(update_fields=["answered_at", "answered_by"])
-    return call
 
 
 @dataclass(frozen=True)
@@ -280,7 +210,7 @@ def ruling_preview(
             code="muggins_not_in_effect",
         )
     if table is not None:
-        _check_in_play(table)
+        table_check_in_play(table)
     else:
         match_check_in_play(match)
     seats = _seats(table, match)
@@ -337,7 +267,7 @@ def ruling_record(
     table = (
         Table.objects.select_for_update(of=("self",)).select_related("game__event").get(pk=table.pk)
     )
-    _check_hand_number(hand_number)
+    check_hand_number(hand_number)
     outcome = ruling_preview(
         table=table,
         code=code,
@@ -348,7 +278,7 @@ def ruling_record(
         third_judge=third_judge,
         **figures,
     )
-    ruling = _save(
+    ruling = ruling_save(
         outcome,
         event=table.game.event,
         place={"table": table},
@@ -375,7 +305,7 @@ def ruling_record(
     return ruling
 
 
-def _save(
+def ruling_save(
     outcome: RulingOutcome,
     *,
     event,
@@ -419,69 +349,6 @@ def _save(
     return ruling
 
 
-def _check_hand_number(hand_number: int | None) -> None:
+def check_hand_number(hand_number: int | None) -> None:
     if hand_number is not None and hand_number < 1:
         raise ServiceError("Hands are numbered from 1.", field="hand_number", code="min_value")
-
-
-@transaction.atomic
-def ruling_record_in_match(
-    *,
-    match: Match,
-    code: str,
-    offender_entry,
-    score_before_offender: int,
-    score_before_opponent: int,
-    judges,
-    entered_by,
-    third_judge: bool = False,
-    final: bool = False,
-    notes: str = "",
-    hand_number: int | None = None,
-    **figures: int | None,
-) -> Ruling:
-    """Record a ruling in ``match``'s current game (opened if none is); when it ends the game,
-    the engine's result settles the game and the match moves on as for reported games. All or
-    nothing: a refused ruling leaves no trace, not even a new game."""
-    _check_hand_number(hand_number)
-    match, game = match_game_current(match=match)  # holds the match row's lock from here
-    outcome = ruling_preview(
-        match=match,
-        code=code,
-        offender_entry=offender_entry,
-        score_before_offender=score_before_offender,
-        score_before_opponent=score_before_opponent,
-        judges=judges,
-        third_judge=third_judge,
-        **figures,
-    )
-    ruling = _save(
-        outcome,
-        event=match.playoff.event,
-        place={"match_game": game},
-        code=code,
-        judges=judges,
-        entered_by=entered_by,
-        third_judge=third_judge,
-        final=final,
-        notes=notes,
-        hand_number=hand_number,
-        figures=figures,
-    )
-    if outcome.lines is not None:
-        winner = outcome.winner
-        loser = outcome.offender if winner is outcome.opponent else outcome.opponent
-        won_line, lost_line = outcome.lines[winner.pk], outcome.lines[loser.pk]
-        ruling.match_game = match_game_correct(
-            match_game=game,
-            winner_entry=winner.entry,
-            spread=won_line.plus,
-            reason=(
-                f"Judges' ruling, {match} game {game.number}: "
-                f"{outcome.infraction.name} by {outcome.offender.entry.player.name}."
-            ),
-            user=entered_by,
-            source=MatchLine.Source.RULING,
-            lines=(won_line, lost_line),
-        )
-    return ruling

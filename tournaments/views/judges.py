@@ -31,14 +31,9 @@ from tournaments.selectors.rulings import (
     table_seats,
 )
 from tournaments.services.errors import ServiceError
-from tournaments.services.rulings import (
-    MatchSide,
-    judge_call_answer,
-    judge_call_create,
-    ruling_preview,
-    ruling_record,
-    ruling_record_in_match,
-)
+from tournaments.services.judge_calls import judge_call_answer, judge_call_create
+from tournaments.services.rulings import MatchSide, ruling_preview, ruling_record
+from tournaments.services.rulings_match import ruling_record_in_match
 
 NUMBER = {"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"}
 CARDS = {

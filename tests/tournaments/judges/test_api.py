@@ -8,7 +8,7 @@ import pytest
 from tests.factories import EventFactory
 from tests.tournaments.api.conftest import client_for
 from tournaments.models import CardLine, JudgeCall, Ruling
-from tournaments.services.rulings import judge_call_create
+from tournaments.services.judge_calls import judge_call_create
 
 pytestmark = pytest.mark.django_db
 

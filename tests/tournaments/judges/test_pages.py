@@ -13,7 +13,7 @@ from django.utils import timezone
 from tests.factories import EventFactory, UserFactory
 from tournaments.models import CardLine, JudgeCall, Ruling, Table
 from tournaments.selectors.results import entry_current_seat
-from tournaments.services.rulings import judge_call_create
+from tournaments.services.judge_calls import judge_call_create
 
 pytestmark = pytest.mark.django_db
 

@@ -14,7 +14,7 @@ from tournaments.models import Match, MatchGame, MatchLine, Playoff, Ruling
 from tournaments.selectors.playoffs import matches_with_scores
 from tournaments.services.errors import ServiceError
 from tournaments.services.playoffs import playoff_build
-from tournaments.services.rulings import ruling_record_in_match
+from tournaments.services.rulings_match import ruling_record_in_match
 
 pytestmark = pytest.mark.django_db
 

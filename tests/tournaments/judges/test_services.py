@@ -10,7 +10,8 @@ from tests.factories import EventFactory, UserFactory
 from tests.tournaments.judges.conftest import make_judge
 from tournaments.models import CardLine, EventRole, JudgeCall, Ruling, Table
 from tournaments.services.errors import ServiceError
-from tournaments.services.rulings import judge_call_answer, judge_call_create, ruling_record
+from tournaments.services.judge_calls import judge_call_answer, judge_call_create
+from tournaments.services.rulings import ruling_record
 
 pytestmark = pytest.mark.django_db
 

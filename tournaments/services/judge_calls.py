@@ -1,0 +1,78 @@
+"""Calling judges to a table.
+
+A player calls judges to their own table from their private link (a director may call them to
+any table); a table has one open call at a time, until a judge answers it.
+"""
+
+from __future__ import annotations
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from tournaments.models import EventRole, Game, JudgeCall, Table
+from tournaments.selectors.events import event_roles
+from tournaments.services.errors import ServiceError
+
+_PLAYING = (Game.Status.PUBLISHED, Game.Status.CLOSED)
+
+
+def table_check_in_play(table: Table) -> None:
+    """A table whose game is under way and not yet verified: judges may still act there."""
+    game = table.game
+    if game.status not in _PLAYING:
+        raise ServiceError(f"Game {game.number} has not started yet.", code="not_started")
+    if table.status == Table.Status.VERIFIED:
+        raise ServiceError(
+            f"Table {table.number} of game {game.number} is already verified: the game is "
+            "over. Ask the director for a correction.",
+            field="table",
+            code="game_over",
+        )
+
+
+@transaction.atomic
+def judge_call_create(*, table: Table, entry=None, user=None) -> JudgeCall:
+    """Call judges to ``table``: by a player seated there (``entry``) or a director (``user``)."""
+    if (entry is None) == (user is None):
+        raise ServiceError("A call is made by a player or by a director.", code="caller")
+    table = (
+        Table.objects.select_for_update(of=("self",)).select_related("game__event").get(pk=table.pk)
+    )
+    if entry is not None and not table.seats.filter(entry=entry).exists():
+        raise ServiceError(
+            "You can call judges only to your own table.", field="table", code="not_your_table"
+        )
+    if user is not None and EventRole.Role.DIRECTOR not in event_roles(
+        event=table.game.event, user=user
+    ):
+        raise ServiceError("Only a director may call judges to a table.", code="not_director")
+    table_check_in_play(table)
+    if table.judge_calls.filter(answered_at__isnull=True).exists():
+        raise ServiceError(
+            f"Judges are already called to table {table.number}; they are on their way.",
+            field="table",
+            code="already_called",
+        )
+    try:
+        with transaction.atomic():
+            return JudgeCall.objects.create(table=table, called_by_entry=entry, called_by_user=user)
+    except IntegrityError:  # a call made at the same moment on a database without row locks
+        raise ServiceError(
+            f"Judges are already called to table {table.number}.",
+            field="table",
+            code="already_called",
+        ) from None
+
+
+@transaction.atomic
+def judge_call_answer(*, call: JudgeCall, user) -> JudgeCall:
+    """A judge takes the call: it leaves the list of open calls."""
+    locked = JudgeCall.objects.select_for_update(of=("self",)).select_related("answered_by")
+    call = locked.get(pk=call.pk)
+    if call.answered_at is not None:
+        who = call.answered_by.get_username() if call.answered_by else "another judge"
+        raise ServiceError(f"This call was already answered by {who}.", code="already_answered")
+    call.answered_at = timezone.now()
+    call.answered_by = user
+    call.save(update_fields=["answered_at", "answered_by"])
+    return call

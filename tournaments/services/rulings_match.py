@@ -1,0 +1,78 @@
+"""Judges' rulings in a playoff match game (see ``rulings`` for the rules they follow).
+
+A ruling in a match applies to the match's current game (opened as a first report opens it).
+When it ends the game, the engine's winner and lines settle the game through
+``match_game_correct``, so the match score, the decision and the bracket move as for a
+reported game. Each write holds the match row's lock.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from tournaments.models import Match, MatchLine, Ruling
+from tournaments.services.playoffs_matches import match_game_correct, match_game_current
+from tournaments.services.rulings import check_hand_number, ruling_preview, ruling_save
+
+
+@transaction.atomic
+def ruling_record_in_match(
+    *,
+    match: Match,
+    code: str,
+    offender_entry,
+    score_before_offender: int,
+    score_before_opponent: int,
+    judges,
+    entered_by,
+    third_judge: bool = False,
+    final: bool = False,
+    notes: str = "",
+    hand_number: int | None = None,
+    **figures: int | None,
+) -> Ruling:
+    """Record a ruling in ``match``'s current game (opened if none is); when it ends the game,
+    the engine's result settles the game and the match moves on as for reported games. All or
+    nothing: a refused ruling leaves no trace, not even a new game."""
+    check_hand_number(hand_number)
+    match, game = match_game_current(match=match)  # holds the match row's lock from here
+    outcome = ruling_preview(
+        match=match,
+        code=code,
+        offender_entry=offender_entry,
+        score_before_offender=score_before_offender,
+        score_before_opponent=score_before_opponent,
+        judges=judges,
+        third_judge=third_judge,
+        **figures,
+    )
+    ruling = ruling_save(
+        outcome,
+        event=match.playoff.event,
+        place={"match_game": game},
+        code=code,
+        judges=judges,
+        entered_by=entered_by,
+        third_judge=third_judge,
+        final=final,
+        notes=notes,
+        hand_number=hand_number,
+        figures=figures,
+    )
+    if outcome.lines is not None:
+        winner = outcome.winner
+        loser = outcome.offender if winner is outcome.opponent else outcome.opponent
+        won_line, lost_line = outcome.lines[winner.pk], outcome.lines[loser.pk]
+        ruling.match_game = match_game_correct(
+            match_game=game,
+            winner_entry=winner.entry,
+            spread=won_line.plus,
+            reason=(
+                f"Judges' ruling, {match} game {game.number}: "
+                f"{outcome.infraction.name} by {outcome.offender.entry.player.name}."
+            ),
+            user=entered_by,
+            source=MatchLine.Source.RULING,
+            lines=(won_line, lost_line),
+        )
+    return ruling
