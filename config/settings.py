@@ -146,7 +146,7 @@ X_FRAME_OPTIONS = "DENY"
 # Celery: no broker configured means tasks run eagerly, so the embedded default needs no Redis.
 CELERY_TASK_ALWAYS_EAGER = not env_str("CELERY_BROKER_URL")
 # Eager tasks never reach a broker; the in-memory one only stops kombu guessing at localhost.
-CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "memory://")
+CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "memory://localhost/")
 CELERY_TASK_EAGER_PROPAGATES = False
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
