@@ -267,27 +267,16 @@ def ruling_record(
     table = (
         Table.objects.select_for_update(of=("self",)).select_related("game__event").get(pk=table.pk)
     )
-    check_hand_number(hand_number)
-    outcome = ruling_preview(
-        table=table,
+    outcome, ruling = ruling_check_and_save(
+        where={"table": table},
+        place={"table": table},
+        event=table.game.event,
         code=code,
         offender_entry=offender_entry,
-        score_before_offender=score_before_offender,
-        score_before_opponent=score_before_opponent,
-        judges=judges,
-        third_judge=third_judge,
-        **figures,
-    )
-    ruling = ruling_save(
-        outcome,
-        event=table.game.event,
-        place={"table": table},
-        code=code,
+        scores=(score_before_offender, score_before_opponent),
         judges=judges,
         entered_by=entered_by,
-        third_judge=third_judge,
-        final=final,
-        notes=notes,
+        record={"third_judge": third_judge, "final": final, "notes": notes},
         hand_number=hand_number,
         figures=figures,
     )
@@ -352,3 +341,38 @@ def ruling_save(
 def check_hand_number(hand_number: int | None) -> None:
     if hand_number is not None and hand_number < 1:
         raise ServiceError("Hands are numbered from 1.", field="hand_number", code="min_value")
+
+
+def ruling_check_and_save(
+    *,
+    where,
+    place,
+    event,
+    code,
+    offender_entry,
+    scores,
+    judges,
+    entered_by,
+    record,
+    hand_number,
+    figures,
+) -> tuple[RulingOutcome, Ruling]:
+    """The steps every ruling shares, at a table or in a match game: check it, work out the
+    board with the engine (``ruling_preview``) and save the record. ``where`` is ``table=`` or
+    ``match=`` for the preview, ``place`` the row the ruling is attached to."""
+    check_hand_number(hand_number)
+    outcome = ruling_preview(
+        **where,
+        code=code,
+        offender_entry=offender_entry,
+        score_before_offender=scores[0],
+        score_before_opponent=scores[1],
+        judges=judges,
+        third_judge=record["third_judge"],
+        **figures,
+    )
+    ruling = ruling_save(
+        outcome, event=event, place=place, code=code, judges=judges, entered_by=entered_by,
+        hand_number=hand_number, figures=figures, **record,
+    )  # fmt: skip
+    return outcome, ruling

@@ -12,7 +12,7 @@ from django.db import transaction
 
 from tournaments.models import Match, MatchLine, Ruling
 from tournaments.services.playoffs_matches import match_game_correct, match_game_current
-from tournaments.services.rulings import check_hand_number, ruling_preview, ruling_save
+from tournaments.services.rulings import ruling_check_and_save
 
 
 @transaction.atomic
@@ -34,28 +34,17 @@ def ruling_record_in_match(
     """Record a ruling in ``match``'s current game (opened if none is); when it ends the game,
     the engine's result settles the game and the match moves on as for reported games. All or
     nothing: a refused ruling leaves no trace, not even a new game."""
-    check_hand_number(hand_number)
     match, game = match_game_current(match=match)  # holds the match row's lock from here
-    outcome = ruling_preview(
-        match=match,
+    outcome, ruling = ruling_check_and_save(
+        where={"match": match},
+        place={"match_game": game},
+        event=match.playoff.event,
         code=code,
         offender_entry=offender_entry,
-        score_before_offender=score_before_offender,
-        score_before_opponent=score_before_opponent,
-        judges=judges,
-        third_judge=third_judge,
-        **figures,
-    )
-    ruling = ruling_save(
-        outcome,
-        event=match.playoff.event,
-        place={"match_game": game},
-        code=code,
+        scores=(score_before_offender, score_before_opponent),
         judges=judges,
         entered_by=entered_by,
-        third_judge=third_judge,
-        final=final,
-        notes=notes,
+        record={"third_judge": third_judge, "final": final, "notes": notes},
         hand_number=hand_number,
         figures=figures,
     )
