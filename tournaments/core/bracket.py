@@ -1,4 +1,4 @@
-"""The playoff bracket after the cut: seeding, byes, advancing winners, finishes, and MRPs.
+"""The playoff bracket after the cut: seeding, byes, advancing winners and finishes.
 
 Terms:
 - cut: one qualifier per ``ratio`` entrants (default 4), rounded up (``standings.qualifier_count``).
@@ -21,11 +21,7 @@ Terms:
   (3, 4), (5, 8), ... and (B/2 + 1, B) for the first round. Bands are nominal: with byes fewer
   than B/2 players lose in round 1, and ``band_players`` counts how many really share each.
 - rounds won: matches won in the playoffs, a bye counting as one; the champion won them all.
-- MRP: ACC Master Rating Points (schedule effective 2016-08-01, ``MRP_SCHEDULE``), earned by
-  qualifiers of sanctioned Main and Consolation events. Qualifying: top half by rank
-  (``rank <= ceil(Q / 2)``) get ``scale * (GP - T + 1)``, never less than ``scale``; the bottom
-  half get ``scale``. T depends on the number of qualifying games, and only tabled lengths are
-  sanctioned. Playoffs: ``pscale * r * (r + 1) / 2`` with ``r = rounds won + 1``.
+MRPs, which read the finishes, are in ``core.mrp``.
 """
 
 from __future__ import annotations
@@ -34,15 +30,12 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from types import MappingProxyType
 from typing import Literal, NamedTuple
 
 from tournaments.core.standings import qualifier_count
 
 Side = Literal["a", "b"]
 Result = tuple[int, int]  # (round, slot)
-
-MRP_SCHEDULE = "2016-08-01"
 
 
 def bracket_size(qualifiers: int) -> int:
@@ -224,6 +217,31 @@ def advance(bracket: Bracket, round: int, slot: int, winner_id: int) -> Bracket:
     return _fill(bracket.qualifiers, {**bracket.results, (round, slot): winner_id})
 
 
+def rederive(
+    qualifier_ids_in_seed_order: Sequence[int], results: Mapping[Result, int]
+) -> tuple[Bracket, tuple[Result, ...]]:
+    """The bracket with every result that still fits, after an earlier result changed.
+
+    A result whose match no longer holds that winner (or no longer has both its players) is
+    dropped, round by round, and returned with the bracket, so the caller can refuse a change
+    that a later round's games depend on."""
+    qualifiers = tuple(qualifier_ids_in_seed_order)
+    kept: dict[Result, int] = {}
+    dropped: list[Result] = []
+    by_round = sorted(results.items())
+    for round in sorted({r for r, _ in results}):
+        bracket = _fill(qualifiers, kept)
+        for (r, slot), winner in by_round:
+            if r != round:
+                continue
+            match = bracket.match(r, slot)
+            if not match.bye and winner in (match.player_a, match.player_b) and match.ready:
+                kept[(r, slot)] = winner
+            else:
+                dropped.append((r, slot))
+    return _fill(qualifiers, kept), tuple(dropped)
+
+
 def _fill(qualifiers: tuple[int, ...], results: Mapping[Result, int]) -> Bracket:
     size = bracket_size(len(qualifiers))
     rounds = _rounds_of(size)
@@ -328,57 +346,3 @@ def finishes(bracket: Bracket) -> dict[int, Finish]:
     if bracket.champion is not None:
         done[bracket.champion] = Finish(1, 1, bracket.rounds)
     return done
-
-
-class MrpTable(NamedTuple):
-    """Qualifying ``scale``, playoff ``pscale`` and threshold T by number of games."""
-
-    scale: int
-    pscale: int
-    thresholds: Mapping[int, int]
-
-
-MRP_TABLES: Mapping[str, MrpTable] = MappingProxyType(
-    {
-        "main": MrpTable(
-            5, 7, MappingProxyType({12: 14, 14: 17, 16: 20, 18: 22, 20: 25, 21: 26, 22: 27})
-        ),
-        "consolation": MrpTable(3, 4, MappingProxyType({7: 9, 8: 11, 9: 12, 10: 13, 12: 16})),
-    }
-)
-
-
-def _table(kind: str) -> MrpTable:
-    table = MRP_TABLES.get(kind)
-    if table is None:
-        raise ValueError(f"MRP kind must be one of {sorted(MRP_TABLES)} (got {kind!r})")
-    return table
-
-
-def mrp_qualifying(rank: int, qualifiers: int, game_points: int, games: int, kind: str) -> int:
-    """MRPs for a qualifier's qualifying round (rank 1 is the top qualifier)."""
-    table = _table(kind)
-    threshold = table.thresholds.get(games)
-    if threshold is None:
-        raise ValueError(
-            f"{kind} MRPs are tabled only for {sorted(table.thresholds)} games (got {games})"
-        )
-    if not 1 <= rank <= qualifiers:
-        raise ValueError(f"rank must be 1..{qualifiers}, the qualifiers (got {rank})")
-    if game_points < 0:
-        raise ValueError(f"game points must be 0 or more (got {game_points})")
-    if rank > -(-qualifiers // 2):
-        return table.scale
-    return max(table.scale, table.scale * (game_points - threshold + 1))
-
-
-def mrp_playoff_points(r: int, pscale: int) -> int:
-    """``pscale * r * (r + 1) / 2``, with ``r = rounds won + 1`` (1 for a first-round loser)."""
-    if r < 1:
-        raise ValueError(f"r must be 1 or more (got {r})")
-    return pscale * r * (r + 1) // 2
-
-
-def mrp_playoff(rounds_won: int, kind: str) -> int:
-    """Playoff MRPs for a qualifier who won ``rounds_won`` rounds (byes included)."""
-    return mrp_playoff_points(rounds_won + 1, _table(kind).pscale)

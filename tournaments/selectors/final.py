@@ -14,16 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from tournaments.core.bracket import (
-    MRP_SCHEDULE,
-    MRP_TABLES,
-    Bracket,
-    band_players,
-    build_bracket,
-    finishes,
-    mrp_playoff,
-    mrp_qualifying,
-)
+from tournaments.core.bracket import Bracket, band_players, build_bracket, finishes
 from tournaments.core.money import (
     Fund,
     Payouts,
@@ -34,6 +25,7 @@ from tournaments.core.money import (
     place_key,
     prize_fund,
 )
+from tournaments.core.mrp import MRP_SCHEDULE, MRP_TABLES, mrp_playoff, mrp_qualifying
 from tournaments.core.standings import qualifier_count
 from tournaments.models import Entry, Event, Match, Playoff
 from tournaments.selectors.results import latest_standings

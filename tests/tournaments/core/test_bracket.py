@@ -11,7 +11,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tournaments.core.bracket import (
-    MRP_TABLES,
     Bracket,
     Cut,
     Finish,
@@ -26,12 +25,10 @@ from tournaments.core.bracket import (
     finish_bands,
     finish_of,
     finishes,
-    mrp_playoff,
-    mrp_playoff_points,
-    mrp_qualifying,
     playoff_rounds_won,
     seed_order,
 )
+from tournaments.core.mrp import MRP_TABLES, mrp_playoff, mrp_playoff_points, mrp_qualifying
 
 
 def pid(seed: int) -> int:
