@@ -191,6 +191,9 @@ SPECTACULAR_SETTINGS = {
         "GameStatusEnum": "tournaments.models.games.Game.Status",
         "JobStatusEnum": "tournaments.models.jobs.Job.Status",
         "CardLineKindEnum": "tournaments.models.results.CardLine.Kind",
+        "AuditKindEnum": "tournaments.models.audit.AuditEntry.Kind",
+        "EventKindEnum": "tournaments.models.events.Event.Kind",
+        "MatchGameStatusEnum": "tournaments.models.playoffs.MatchGame.Status",
     },
 }
 

@@ -126,12 +126,12 @@ def event_in_play(django_capture_on_commit_callbacks):
         event = EventFactory(director=director, **settings)
         for _ in range(players):
             EntryFactory(event=event)
-        event_close_registration(event=event)
+        event_close_registration(event=event, user=director)
         with django_capture_on_commit_callbacks(execute=True):
             game_pairings_request(event=event, number=1, user=director)
         game = Game.objects.get(event=event, number=1)
         with django_capture_on_commit_callbacks(execute=True):
-            game_publish(game=game)
+            game_publish(game=game, user=director)
         event.director = director
         return event
 

@@ -54,5 +54,9 @@ class ImportForm(forms.Form):
 
 
 class RoleForm(forms.Form):
-    username = forms.CharField(max_length=150, label="User name")
-    role = forms.ChoiceField(choices=EventRole.Role.choices)
+    person = forms.CharField(
+        max_length=200,
+        label="Person",
+        help_text="Their user name, or their name as on their account.",
+    )
+    role = forms.ChoiceField(choices=EventRole.Role.choices, initial=EventRole.Role.JUDGE)

@@ -1,6 +1,16 @@
 from django.urls import include, path
 
-from tournaments.views import director_events, director_games, player, public, results, standings
+from tournaments.views import (
+    director_entries,
+    director_events,
+    director_games,
+    director_roles,
+    history,
+    player,
+    public,
+    results,
+    standings,
+)
 
 urlpatterns = [
     path("", include("tournaments.urls_judges")),
@@ -15,11 +25,17 @@ urlpatterns = [
     path("events/<int:event_id>/", public.event_public, name="event-public"),
     path("events/<int:event_id>/manage/", director_events.event_manage, name="event-manage"),
     path("events/<int:event_id>/settings/", director_events.event_settings, name="event-settings"),
-    path("events/<int:event_id>/entries/add/", director_events.entry_add, name="entry-add"),
-    path("events/<int:event_id>/roles/", director_events.role_grant, name="role-grant"),
+    path("events/<int:event_id>/entries/add/", director_entries.entry_add, name="entry-add"),
+    path("events/<int:event_id>/roles/", director_roles.role_grant, name="role-grant"),
+    path(
+        "events/<int:event_id>/roles/<int:grant_id>/remove/",
+        director_roles.role_revoke,
+        name="role-revoke",
+    ),
+    path("events/<int:event_id>/history/", history.event_history, name="event-history"),
     path(
         "events/<int:event_id>/entries/import/",
-        director_events.entries_import,
+        director_entries.entries_import,
         name="entries-import",
     ),
     path(
@@ -27,8 +43,25 @@ urlpatterns = [
         director_events.event_close_registration,
         name="event-close-registration",
     ),
-    path("entries/<int:entry_id>/check-in/", director_events.entry_check_in, name="entry-check-in"),
-    path("entries/<int:entry_id>/withdraw/", director_events.entry_withdraw, name="entry-withdraw"),
+    path(
+        "entries/<int:entry_id>/check-in/", director_entries.entry_check_in, name="entry-check-in"
+    ),
+    path(
+        "entries/<int:entry_id>/withdraw/",
+        director_entries.entry_withdraw_view,
+        name="entry-withdraw",
+    ),
+    path("entries/<int:entry_id>/rejoin/", director_entries.entry_rejoin_view, name="entry-rejoin"),
+    path(
+        "entries/<int:entry_id>/new-link/",
+        director_entries.entry_new_link,
+        name="entry-revoke-link",
+    ),
+    path(
+        "entries/<int:entry_id>/new-link/undo/",
+        director_entries.entry_link_undo,
+        name="entry-link-undo",
+    ),
     path(
         "events/<int:event_id>/games/<int:number>/", director_games.game_detail, name="game-detail"
     ),
@@ -77,5 +110,4 @@ urlpatterns = [
     path("events/<int:event_id>/standings/", standings.standings, name="standings"),
     path("events/<int:event_id>/tie-playoff/", standings.tie_playoff, name="tie-playoff"),
     path("events/<int:event_id>/scorecards/", standings.scorecards, name="scorecards"),
-    path("entries/<int:entry_id>/revoke-link/", standings.revoke_link, name="entry-revoke-link"),
 ]

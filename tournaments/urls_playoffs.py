@@ -11,6 +11,8 @@ urlpatterns = [
     path("events/<int:event_id>/playoff/build/", playoffs.build, name="playoff-build"),
     path(MATCH, playoffs.match_detail, name="match-detail"),
     path(f"{MATCH}clock/", playoffs.match_clock, name="match-clock"),
+    path(f"{MATCH}clock/stop/", playoffs.match_clock_stop_view, name="match-clock-stop"),
+    path(f"{MATCH}games/<int:number>/void/", playoffs.match_game_void_view, name="match-game-void"),
     path(
         f"{MATCH}games/<int:number>/correct/",
         playoffs.match_game_correction,

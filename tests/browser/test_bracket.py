@@ -20,7 +20,7 @@ def bracket_event(event_in_play):
     strength = {entry: i for i, entry in enumerate(ids)}
     play_game(event, 1, strength=strength)
     game_pairings_request(event=event, number=2, user=event.director)
-    game_publish(game=Game.objects.get(event=event, number=2))
+    game_publish(game=Game.objects.get(event=event, number=2), user=event.director)
     play_game(event, 2, strength=strength)
     break_cut_ties(event)
     playoff_build(event_id=event.pk)

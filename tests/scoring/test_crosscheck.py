@@ -4,7 +4,13 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from scoring.crosscheck import CrossCheckError, ReportedLine, cross_check
+from scoring.crosscheck import (
+    CrossCheckError,
+    GameLinesError,
+    ReportedLine,
+    cross_check,
+    validate_game_lines,
+)
 from scoring.games import (
     CardLine,
     CardLineError,
@@ -347,3 +353,59 @@ def test_reciprocal_lines_never_take_a_case(a_won, spread, qualifiers):
     result = check(a, b, qualifiers)
     assert result.cases == ()
     assert lines_reciprocal(result.line_a, result.line_b)
+
+
+class TestTheTwoLinesOfOneGame:
+    """``validate_game_lines``: what a correction may leave at a table."""
+
+    def test_one_winner_and_one_loser_with_differing_figures_pass(self):
+        validate_game_lines(CardLine(2, plus=12), CardLine(0, minus=20))  # case b leaves this
+        validate_game_lines(CardLine(3, plus=40), CardLine(0, minus=40))
+
+    def test_two_losers_pass(self):
+        validate_game_lines(CardLine(0, minus=10), CardLine(0, minus=10))  # a double forfeit
+        validate_game_lines(CardLine(0, minus=25), CardLine(0, minus=40))  # case e
+
+    def test_two_winners_are_refused_on_the_changed_side(self):
+        with pytest.raises(GameLinesError) as refused:
+            validate_game_lines(CardLine(2, plus=25), CardLine(2, plus=25), changed=("b",))
+        assert (refused.value.side, refused.value.field) == ("b", "game_points")
+        assert "at most one winner" in refused.value.message
+        assert "case e" in refused.value.message
+
+    def test_each_line_is_checked_against_the_settings(self):
+        with pytest.raises(GameLinesError) as refused:
+            validate_game_lines(CardLine(2, plus=35), CardLine(0, minus=35))
+        assert (refused.value.side, refused.value.field) == ("a", "game_points")
+        assert "skunk" in refused.value.message
+        with pytest.raises(GameLinesError) as refused:
+            validate_game_lines(CardLine(0, minus=5), CardLine(2, plus=3, minus=3))
+        assert refused.value.side == "b"
+
+    def test_a_missing_line_is_not_a_conflict(self):
+        validate_game_lines(CardLine(2, plus=5), None)
+        validate_game_lines(None, None)
+
+    @given(
+        a=st.tuples(st.booleans(), st.integers(1, 121)),
+        b=st.tuples(st.booleans(), st.integers(1, 121)),
+    )
+    def test_it_accepts_exactly_the_pairs_with_at_most_one_winner(self, a, b):
+        line_a, line_b = card_line_for(*a), card_line_for(*b)
+        if a[0] and b[0]:
+            with pytest.raises(GameLinesError):
+                validate_game_lines(line_a, line_b)
+        else:
+            validate_game_lines(line_a, line_b)
+
+    @given(
+        a=st.builds(ReportedLine, st.sampled_from([None, 0, 2, 3]), st.integers(0, 121)),
+        b=st.builds(ReportedLine, st.sampled_from([None, 0, 2, 3]), st.none(), st.integers(0, 121)),
+        qualifiers=st.tuples(st.booleans(), st.booleans()),
+    )
+    def test_whatever_rule_12_2_settles_passes(self, a, b, qualifiers):
+        try:
+            result = cross_check(a, b, a_qualifier=qualifiers[0], b_qualifier=qualifiers[1])
+        except CrossCheckError:
+            return
+        validate_game_lines(result.line_a, result.line_b)

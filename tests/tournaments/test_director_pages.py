@@ -124,7 +124,11 @@ def test_late_entry_and_withdrawal_between_games(
     _fill_and_start(client, event)
     _pair(client, event, 1, django_capture_on_commit_callbacks)
     leaver = Entry.objects.get(event=event, player__name="Player 01")
-    client.post(f"/entries/{leaver.pk}/withdraw/")
+    asked = client.post(f"/entries/{leaver.pk}/withdraw/")  # the first tap only asks
+    assert "Yes, withdraw Player 01" in asked.content.decode()
+    leaver.refresh_from_db()
+    assert leaver.status == "checked_in"
+    client.post(f"/entries/{leaver.pk}/withdraw/", {"confirm": "yes"})
     client.post(f"/events/{event.pk}/entries/add/", {"name": "Late Larry"})
     late = Entry.objects.get(event=event, player__name="Late Larry")
     assert (late.status, late.joined_from_game) == ("checked_in", 2)
@@ -140,7 +144,7 @@ def test_repair_gives_a_fresh_valid_pairing(client, director, django_capture_on_
     game = _pair(client, event, 1, django_capture_on_commit_callbacks)
     old_seed = game.seed
     with django_capture_on_commit_callbacks(execute=True):
-        client.post(f"/events/{event.pk}/games/1/repair/")
+        client.post(f"/events/{event.pk}/games/1/repair/", {"confirm": "yes"})
     game.refresh_from_db()
     assert game.status == Game.Status.PAIRED and game.seed != old_seed
     assert game.seats.count() == 9 and game.seats.filter(table__isnull=True).count() == 1
@@ -196,11 +200,11 @@ def test_pairings_page_queries_do_not_grow_with_the_field(
 def test_director_gives_judge_and_cross_checker_roles(client, director):
     event = _create(client)
     UserFactory(username="judy")
-    response = client.post(f"/events/{event.pk}/roles/", {"username": "judy", "role": "judge"})
+    response = client.post(f"/events/{event.pk}/roles/", {"person": "judy", "role": "judge"})
     assert response.status_code == 302
     assert event.roles.filter(user__username="judy", role="judge").exists()
-    missing = client.post(f"/events/{event.pk}/roles/", {"username": "nobody", "role": "judge"})
-    assert missing.status_code == 400 and "No account is called" in missing.content.decode()
+    missing = client.post(f"/events/{event.pk}/roles/", {"person": "nobody", "role": "judge"})
+    assert missing.status_code == 400 and "has an account" in missing.content.decode()
     client.force_login(UserFactory())
-    refused = client.post(f"/events/{event.pk}/roles/", {"username": "judy", "role": "director"})
+    refused = client.post(f"/events/{event.pk}/roles/", {"person": "judy", "role": "director"})
     assert refused.status_code == 403

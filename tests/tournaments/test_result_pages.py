@@ -60,7 +60,7 @@ def test_a_revoked_link_stops_working(client, event_in_play):
     _, a, _ = _seats(event)
     old = a.entry.report_token
     client.force_login(event.director)
-    client.post(f"/entries/{a.entry_id}/revoke-link/")
+    client.post(f"/entries/{a.entry_id}/new-link/", {"confirm": "yes"})
     assert client.get(f"/r/{old}/").status_code == 404
     a.entry.refresh_from_db()
     assert client.get(f"/r/{a.entry.report_token}/").status_code == 200
@@ -83,7 +83,7 @@ def test_board_close_and_cross_check_through_the_pages(
         .count("Please report game 1")
         == 1
     )
-    client.post(f"/events/{event.pk}/games/1/close/")
+    client.post(f"/events/{event.pk}/games/1/close/", {"confirm": "yes"})
     checker = UserFactory()
     EventRole.objects.create(event=event, user=checker, role="cross_checker")
     client.force_login(checker)
@@ -96,7 +96,7 @@ def test_board_close_and_cross_check_through_the_pages(
     assert "Settled by Rule 12.2, cases e" in response.content.decode()
     table.refresh_from_db()
     assert table.status == Table.Status.VERIFIED
-    assert client.post(f"/events/{event.pk}/games/1/close/").status_code == 403
+    assert client.post(f"/events/{event.pk}/games/1/close/", {"confirm": "yes"}).status_code == 403
 
 
 def test_director_enters_paper_cards_and_corrects_with_a_reason(client, event_in_play):

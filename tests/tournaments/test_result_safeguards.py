@@ -6,14 +6,10 @@ import pytest
 from scoring.games import CardLine as EngineLine
 from tests.factories import EntryFactory, UserFactory
 from tournaments.models import CardLine, EventRole, Game, Notice, Table
+from tournaments.services.corrections import table_correct, tie_playoff_record
 from tournaments.services.errors import ServiceError
 from tournaments.services.events import event_update_settings
-from tournaments.services.results import (
-    card_line_report,
-    game_close,
-    table_correct,
-    tie_playoff_record,
-)
+from tournaments.services.results import card_line_report, game_close
 
 pytestmark = pytest.mark.django_db
 
@@ -79,32 +75,32 @@ def test_a_game_with_a_judge_call_cannot_be_re_paired(event_in_play):
     table, a, _ = _first_table(event)
     judge_call_create(table=table, entry=a.entry)
     with pytest.raises(ServiceError, match="has started"):
-        game_repair(game=Game.objects.get(event=event, number=1))
+        game_repair(game=Game.objects.get(event=event, number=1), user=event.director)
 
 
 def test_settings_changed_after_registration_are_checked_again(event_in_play):
     event = event_in_play(4, qualifying_games=3)
     Game.objects.filter(event=event).delete()  # before play: settings may still change
     with pytest.raises(ServiceError, match="need at least"):
-        event_update_settings(event=event, qualifying_games=9)
+        event_update_settings(event=event, user=event.director, qualifying_games=9)
     with pytest.raises(ServiceError, match="sit-out result"):
-        event_update_settings(event=event, sit_out_spread=0)
+        event_update_settings(event=event, user=event.director, sit_out_spread=0)
 
 
 def test_a_withdrawal_before_a_draft_is_published_leaves_that_game(
     event_in_play, django_capture_on_commit_callbacks
 ):
-    from tournaments.services.entries import entry_withdraw
     from tournaments.services.pairings import game_pairings_request, game_repair
+    from tournaments.services.withdrawals import entry_withdraw
 
     event = event_in_play(10)
-    game_close(game=Game.objects.get(event=event, number=1))
+    game_close(game=Game.objects.get(event=event, number=1), user=event.director)
     with django_capture_on_commit_callbacks(execute=True):
-        game_pairings_request(event=event, number=2)
+        game_pairings_request(event=event, number=2, user=event.director)
     leaver = event.entries.first()
-    entry_withdraw(entry=leaver)
+    entry_withdraw(entry=leaver, user=event.director)
     with django_capture_on_commit_callbacks(execute=True):
-        game_repair(game=Game.objects.get(event=event, number=2))
+        game_repair(game=Game.objects.get(event=event, number=2), user=event.director)
     leaver.refresh_from_db()
     assert leaver.withdrawn_after_game == 1
     seated = Game.objects.get(event=event, number=2).seats.values_list("entry_id", flat=True)

@@ -5,14 +5,9 @@ import pytest
 
 from scoring.games import CardLine as EngineLine
 from tournaments.models import CardLine, Game, Notice, StandingsSnapshot, Table
+from tournaments.services.corrections import table_correct, table_cross_check
 from tournaments.services.errors import ServiceError
-from tournaments.services.results import (
-    card_line_report,
-    card_line_submit,
-    game_close,
-    table_correct,
-    table_cross_check,
-)
+from tournaments.services.results import card_line_report, card_line_submit, game_close
 
 pytestmark = pytest.mark.django_db
 
@@ -77,7 +72,7 @@ def test_closing_flags_disagreements_and_rule_12_2_settles_them(
     card_line_report(seat=a, won=True, spread=20)
     card_line_report(seat=b, won=True, spread=25)  # both claim the win: case d or e
     game = Game.objects.get(event=event, number=1)
-    assert game_close(game=game) == 5  # the other four tables never reported
+    assert game_close(game=game, user=event.director) == 5  # the other four tables never reported
     table.refresh_from_db()
     assert table.status == Table.Status.FLAGGED
     with pytest.raises(ServiceError, match="closed"):
@@ -150,9 +145,9 @@ def test_standings_pairing_puts_players_with_similar_records_together(
             seat__game__event=event, kind="verified", game_points=2
         ).values_list("seat__entry_id", flat=True)
     )
-    game_close(game=Game.objects.get(event=event, number=1))
+    game_close(game=Game.objects.get(event=event, number=1), user=event.director)
     with django_capture_on_commit_callbacks(execute=True):
-        game_pairings_request(event=Event.objects.get(pk=event.pk), number=2)
+        game_pairings_request(event=Event.objects.get(pk=event.pk), number=2, user=event.director)
     for table in Table.objects.filter(game__event=event, game__number=2):
         pair = set(table.seats.values_list("entry_id", flat=True))
         assert pair <= winners or not pair & winners, "winners meet winners in game 2"
@@ -166,5 +161,5 @@ def test_a_game_with_reported_results_cannot_be_re_paired(event_in_play):
     _, a, _ = _table(event)
     card_line_report(seat=a, won=True, spread=12)
     with pytest.raises(ServiceError, match="has started"):
-        game_repair(game=game)
+        game_repair(game=game, user=event.director)
     assert CardLine.objects.filter(seat=a).count() == 1

@@ -60,13 +60,14 @@ def test_worker_process_executes_the_health_task_through_the_broker(worker):
 
 
 def test_worker_pairs_a_game_and_running_it_twice_creates_nothing_twice(worker):
-    from tests.factories import EntryFactory, EventFactory
+    from tests.factories import EntryFactory, EventFactory, UserFactory
     from tournaments.services.events import event_close_registration
 
-    event = EventFactory(qualifying_games=5)
+    director = UserFactory()
+    event = EventFactory(qualifying_games=5, director=director)
     for _ in range(11):
         EntryFactory(event=event)
-    event_close_registration(event=event)
+    event_close_registration(event=event, user=director)
     game = Game.objects.create(event=event, number=1, seed=12345)
     job = worker(
         "tournaments.tasks.pair_game",

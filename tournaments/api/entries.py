@@ -1,5 +1,7 @@
 """API: entries. The director registers players (one by one, as walk-ins, or from a CSV file),
-checks them in and withdraws them. Every endpoint is for the event's directors only.
+checks them in, withdraws them and undoes a withdrawal, and replaces a private link (and undoes
+that for ten minutes while the new link is unused). Every endpoint is for the event's
+directors only.
 """
 
 from __future__ import annotations
@@ -28,8 +30,9 @@ from tournaments.services.entries import (
     entries_import_csv,
     entry_check_in,
     entry_register,
-    entry_withdraw,
 )
+from tournaments.services.links import entry_token_restore, entry_token_revoke
+from tournaments.services.withdrawals import entry_rejoin, entry_withdraw
 
 
 class EntryListView(GenericAPIView):
@@ -45,15 +48,23 @@ class EntryListView(GenericAPIView):
         page = self.paginate_queryset(entries_of_event(event=event))
         return self.get_paginated_response(EntrySerializer(page, many=True).data)
 
-    @extend_schema(request=EntryRegisterSerializer, responses={201: EntrySerializer})
+    @extend_schema(
+        request=EntryRegisterSerializer,
+        responses={201: EntrySerializer, 200: EntrySerializer},
+        description="201 for a new entry; 200 when the player had withdrawn and their entry "
+        "is restored (with their games so far).",
+    )
     def post(self, request, event_id: int):
         event = event_get_for_director(event_id=event_id, user=request.user)
         form = EntryRegisterSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         data = dict(form.validated_data)
         check_in = data.pop("check_in")
-        entry = entry_register(event=event, registration=Registration(**data), check_in=check_in)
-        return Response(EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
+        entry = entry_register(
+            event=event, registration=Registration(**data), check_in=check_in, user=request.user
+        )
+        code = status.HTTP_200_OK if entry.restored else status.HTTP_201_CREATED
+        return Response(EntrySerializer(entry).data, status=code)
 
 
 class EntriesImportView(APIView):
@@ -68,7 +79,10 @@ class EntriesImportView(APIView):
         form = EntriesImportSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         entries = entries_import_csv(
-            event=event, text=form.validated_data["text"], check_in=form.validated_data["check_in"]
+            event=event,
+            text=form.validated_data["text"],
+            check_in=form.validated_data["check_in"],
+            user=request.user,
         )
         imported = entries_of_event_qs().filter(pk__in=[e.pk for e in entries])
         return Response(
@@ -84,7 +98,7 @@ class _EntryActionView(APIView):
     @extend_schema(request=None, responses=EntrySerializer)
     def post(self, request, entry_id: int):
         entry = entry_get_for_director(entry_id=entry_id, user=request.user)
-        entry = type(self).service(entry=entry)
+        entry = type(self).service(entry=entry, user=request.user)
         return Response(EntrySerializer(entry).data)
 
 
@@ -98,3 +112,22 @@ class EntryWithdrawView(_EntryActionView):
     """Withdraw a player between games: they play no game that is not paired yet."""
 
     service = entry_withdraw
+
+
+class EntryRejoinView(_EntryActionView):
+    """Undo a withdrawal: the player rejoins from the next unpaired game, with their history
+    (games paired while they were away are listed in ``missed_games``)."""
+
+    service = entry_rejoin
+
+
+class EntryNewLinkView(_EntryActionView):
+    """Replace the player's private link (a lost scorecard): the old one stops at once."""
+
+    service = entry_token_revoke
+
+
+class EntryLinkUndoView(_EntryActionView):
+    """Put the old private link back, within ten minutes and while the new one is unused."""
+
+    service = entry_token_restore

@@ -89,7 +89,7 @@ class EventDetailView(APIView):
         event = event_get_for_director(event_id=event_id, user=request.user)
         form = EventSettingsSerializer(data=request.data, partial=True)
         form.is_valid(raise_exception=True)
-        event = event_update_settings(event=event, **form.validated_data)
+        event = event_update_settings(event=event, user=request.user, **form.validated_data)
         return Response(EventDirectorSerializer(event).data)
 
 
@@ -101,5 +101,5 @@ class EventCloseRegistrationView(APIView):
     @extend_schema(request=None, responses=EventDirectorSerializer)
     def post(self, request, event_id: int):
         event = event_get_for_director(event_id=event_id, user=request.user)
-        event = event_close_registration(event=event)
+        event = event_close_registration(event=event, user=request.user)
         return Response(EventDirectorSerializer(event).data)

@@ -8,7 +8,6 @@ published; then anyone who may see the event may see them.
 
 from __future__ import annotations
 
-from django.http import Http404
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, status
 from rest_framework.generics import GenericAPIView
@@ -20,20 +19,12 @@ from tournaments.api.serializers_events import GameSerializer, PairingsSerialize
 from tournaments.models import Game, Job
 from tournaments.selectors.events import event_get_for_director
 from tournaments.selectors.games import (
-    game_get,
+    game_get_for_director,
     game_get_for_viewer,
     game_pairings,
     games_of_event,
 )
 from tournaments.services.pairings import game_pairings_request, game_publish, game_repair
-
-
-def _game_for_director(*, event_id: int, number: int, user) -> Game:
-    event = event_get_for_director(event_id=event_id, user=user)
-    game = game_get(event=event, number=number)
-    if game is None:
-        raise Http404("No such game.")
-    return game
 
 
 def _accepted(job: Job) -> Response:
@@ -84,8 +75,8 @@ class GamePublishView(APIView):
 
     @extend_schema(request=None, responses=GameSerializer)
     def post(self, request, event_id: int, number: int):
-        game = _game_for_director(event_id=event_id, number=number, user=request.user)
-        return Response(GameSerializer(game_publish(game=game)).data)
+        game = game_get_for_director(event_id=event_id, number=number, user=request.user)
+        return Response(GameSerializer(game_publish(game=game, user=request.user)).data)
 
 
 class GameRepairView(APIView):
@@ -95,5 +86,5 @@ class GameRepairView(APIView):
 
     @extend_schema(request=None, responses={202: JobSerializer})
     def post(self, request, event_id: int, number: int):
-        game = _game_for_director(event_id=event_id, number=number, user=request.user)
+        game = game_get_for_director(event_id=event_id, number=number, user=request.user)
         return _accepted(game_repair(game=game, user=request.user))

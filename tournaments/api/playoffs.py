@@ -1,5 +1,7 @@
 """API: the playoffs. Read the bracket, build it (a background job, 202), report a match game
-from the player's private link, and start the no-show clock on a match.
+from the player's private link; for directors, a match with its games, the no-show clock
+(start, stop), and correcting or voiding a game (the match and the bracket are re-derived;
+a change a later round's games depend on is refused with code ``depends``).
 
 Who may do what: anyone who may see the event reads the bracket (``event_get_for_viewer``);
 building and the clock are for the event's directors (``event_get_for_director``,
@@ -16,17 +18,24 @@ from rest_framework.views import APIView
 
 from tournaments.api.serializers import JobSerializer
 from tournaments.api.serializers_results import RESULTS
-from tournaments.models import Entry
+from tournaments.models import Entry, MatchGame
 from tournaments.selectors.events import event_get_for_director, event_get_for_viewer
 from tournaments.selectors.players import entry_get_by_token
 from tournaments.selectors.playoffs import (
     bracket_for_event,
     entry_current_match,
+    match_games,
     match_get_for_director,
 )
 from tournaments.services.errors import ServiceError
 from tournaments.services.playoffs import playoff_build_request
-from tournaments.services.playoffs_matches import match_clock_start, match_game_report
+from tournaments.services.playoffs_corrections import (
+    match_clock_start,
+    match_clock_stop,
+    match_game_correct,
+    match_game_void,
+)
+from tournaments.services.playoffs_matches import match_game_report
 
 
 class PlayerLineSerializer(serializers.Serializer):
@@ -151,9 +160,17 @@ class MatchReportView(APIView):
 
 
 class MatchClockView(APIView):
-    """Start the no-show clock against the absent player of a match (directors)."""
+    """POST starts (or restarts) the no-show clock against the absent player of a match;
+    DELETE stops it (forfeits already made stay; void them if needed). Directors only."""
 
     permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=None, responses=MatchSerializer)
+    def delete(self, request, event_id: int, match_id: int):
+        match = match_get_for_director(event_id=event_id, match_id=match_id, user=request.user)
+        match_clock_stop(match=match, user=request.user)
+        match = match_get_for_director(event_id=event_id, match_id=match_id, user=request.user)
+        return Response(MatchSerializer(match).data)
 
     @extend_schema(request=ClockSerializer, responses=MatchSerializer)
     def post(self, request, event_id: int, match_id: int):
@@ -166,3 +183,104 @@ class MatchClockView(APIView):
         match_clock_start(match=match, absent=absent, user=request.user)
         match = match_get_for_director(event_id=event_id, match_id=match_id, user=request.user)
         return Response(MatchSerializer(match).data)
+
+
+class MatchGameLineSerializer(serializers.Serializer):
+    entry_id = serializers.IntegerField()
+    kind = serializers.CharField()
+    game_points = serializers.IntegerField()
+    plus = serializers.IntegerField()
+    minus = serializers.IntegerField()
+    source = serializers.CharField()
+    reason = serializers.CharField()
+
+
+class MatchGameSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=MatchGame.Status.choices)
+    winner_id = serializers.IntegerField(allow_null=True)
+    forfeit = serializers.BooleanField()
+    lines = serializers.SerializerMethodField()
+
+    @extend_schema_field(MatchGameLineSerializer(many=True))
+    def get_lines(self, game) -> list[dict]:
+        current = [line for line in game.lines.all() if line.current]
+        return MatchGameLineSerializer(current, many=True).data
+
+
+class MatchDetailSerializer(MatchSerializer):
+    games = MatchGameSerializer(many=True, source="games_list")
+
+
+class MatchGameCorrectSerializer(serializers.Serializer):
+    winner = serializers.IntegerField(help_text="the entry id of the game's winner")
+    margin = serializers.IntegerField(min_value=1, max_value=1000)
+    reason = serializers.CharField(max_length=300)
+
+
+class MatchGameVoidSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=300)
+
+
+def _match_detail(event_id: int, match_id: int, user) -> dict:
+    match = match_get_for_director(event_id=event_id, match_id=match_id, user=user)
+    match.games_list = match_games(match=match)
+    return MatchDetailSerializer(match).data
+
+
+def _match_game(event_id: int, match_id: int, number: int, user):
+    match = match_get_for_director(event_id=event_id, match_id=match_id, user=user)
+    game = match.games.filter(number=number).first()
+    if game is None:
+        raise Http404("No such game.")
+    return match, game
+
+
+class MatchDetailView(APIView):
+    """A match for its directors: players, games won, and every game with its current lines."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(responses=MatchDetailSerializer)
+    def get(self, request, event_id: int, match_id: int):
+        return Response(_match_detail(event_id, match_id, request.user))
+
+
+class MatchGameCorrectView(APIView):
+    """Settle or correct a game (cards that disagree, or a decided game): the winner and the
+    spread, with the reason. 200 with the match after it."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=MatchGameCorrectSerializer, responses=MatchDetailSerializer)
+    def post(self, request, event_id: int, match_id: int, number: int):
+        match, game = _match_game(event_id, match_id, number, request.user)
+        body = MatchGameCorrectSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        winner = Entry.objects.filter(pk=body.validated_data["winner"]).first()
+        if winner is None:
+            raise ServiceError(
+                "That player is not in this match.", field="winner", code="not_in_match"
+            )
+        match_game_correct(
+            match_game=game,
+            winner_entry=winner,
+            spread=body.validated_data["margin"],
+            reason=body.validated_data["reason"],
+            user=request.user,
+        )
+        return Response(_match_detail(event_id, match_id, request.user))
+
+
+class MatchGameVoidView(APIView):
+    """Void a game: it counts for nobody (its lines stay in the record). 200 with the match."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=MatchGameVoidSerializer, responses=MatchDetailSerializer)
+    def post(self, request, event_id: int, match_id: int, number: int):
+        match, game = _match_game(event_id, match_id, number, request.user)
+        body = MatchGameVoidSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        match_game_void(match_game=game, reason=body.validated_data["reason"], user=request.user)
+        return Response(_match_detail(event_id, match_id, request.user))

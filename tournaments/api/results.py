@@ -43,16 +43,20 @@ from tournaments.selectors.results import (
     game_board,
     seat_can_report,
     staff_line_source,
+    table_detail_of,
     table_get_for_staff,
-    table_history,
 )
+from tournaments.services.corrections import (
+    table_correct,
+    table_cross_check,
+    table_paper_line_enter,
+)
+from tournaments.services.errors import ServiceError
 from tournaments.services.results import (
     card_line_preview,
     card_line_report,
     game_close,
     game_remind_unreported,
-    table_correct,
-    table_cross_check,
 )
 
 REPORTED, VERIFIED = CardLine.Kind.REPORTED, CardLine.Kind.VERIFIED
@@ -191,7 +195,7 @@ class GameCloseView(APIView):
     )
     def post(self, request, event_id: int, number: int):
         event = event_get_for_director(event_id=event_id, user=request.user)
-        return Response({"flagged": game_close(game=_game(event, number))})
+        return Response({"flagged": game_close(game=_game(event, number), user=request.user)})
 
 
 class GameRemindView(APIView):
@@ -205,27 +209,11 @@ class GameRemindView(APIView):
     )
     def post(self, request, event_id: int, number: int):
         event = event_get_for_director(event_id=event_id, user=request.user)
-        return Response({"reminded": game_remind_unreported(game=_game(event, number))})
+        game = _game(event, number)
+        return Response({"reminded": game_remind_unreported(game=game, user=request.user)})
 
 
 # One table: its lines and history, a paper card, a cross-check, a correction
-
-
-def _table_detail(table: Table) -> dict:
-    table.refresh_from_db(fields=["status", "verified_at"])  # a service may just have changed it
-    reported = current_lines(table=table, kind=REPORTED)
-    verified = current_lines(table=table, kind=VERIFIED)
-    seats = [
-        {
-            "position": seat.position,
-            "entry_id": seat.entry_id,
-            "name": seat.entry.player.name,
-            "reported": reported.get(seat.pk),
-            "verified": verified.get(seat.pk),
-        }
-        for seat in _seats(table)
-    ]
-    return {"table": table, "seats": seats, "history": table_history(table=table)}
 
 
 def _staff_table(request, event_id: int, number: int, table_number: int) -> Table:
@@ -243,7 +231,7 @@ class TableDetailView(APIView):
     @extend_schema(responses=TableDetailSerializer)
     def get(self, request, event_id: int, number: int, table_number: int):
         table = _staff_table(request, event_id, number, table_number)
-        return Response(TableDetailSerializer(_table_detail(table)).data)
+        return Response(TableDetailSerializer(table_detail_of(table=table)).data)
 
 
 class TableLineView(APIView):
@@ -257,15 +245,14 @@ class TableLineView(APIView):
         form = PaperLineSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         data = form.validated_data
-        seat = {seat.position: seat for seat in _seats(table)}[data["position"]]
-        card_line_report(
-            seat=seat,
+        table_paper_line_enter(
+            table=table,
+            position=data["position"],
             won=data["result"] == "won",
             spread=data["margin"],
             user=request.user,
-            source=staff_line_source(event=table.game.event, user=request.user),
         )
-        detail = TableDetailSerializer(_table_detail(table)).data
+        detail = TableDetailSerializer(table_detail_of(table=table)).data
         return Response(detail, status=status.HTTP_201_CREATED)
 
 
@@ -306,18 +293,37 @@ class TableCorrectView(APIView):
         form = CorrectionSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         by_position = {seat.position: seat.pk for seat in _seats(table)}
+        given = form.validated_data["lines"]
         lines = {
-            by_position[line.pop("position")]: EngineLine(**line)
-            for line in form.validated_data["lines"]
+            by_position[line["position"]]: EngineLine(
+                line["game_points"], line["plus"], line["minus"]
+            )
+            for line in given
         }
-        table_correct(
-            table=table,
-            lines=lines,
-            reason=form.validated_data["reason"],
-            user=request.user,
-            source=staff_line_source(event=table.game.event, user=request.user),
-        )
-        return Response(TableDetailSerializer(_table_detail(table)).data)
+        try:
+            table_correct(
+                table=table,
+                lines=lines,
+                reason=form.validated_data["reason"],
+                user=request.user,
+                source=staff_line_source(event=table.game.event, user=request.user),
+                rebuild_bracket=form.validated_data["rebuild_bracket"],
+            )
+        except ServiceError as exc:
+            raise _lines_field(exc, [line["position"] for line in given]) from None
+        return Response(TableDetailSerializer(table_detail_of(table=table)).data)
+
+
+def _lines_field(exc: ServiceError, positions: list[int]) -> ServiceError:
+    """The service names a seat's box ``plus_2``; the API names it by the request's list:
+    ``lines[0].plus`` (the line sent for position 2), or ``lines.position_2.plus`` if the
+    request did not send a line for that seat (the other seat's current line)."""
+    part, _, position = (exc.field or "").rpartition("_")
+    if not position.isdigit() or part not in ("game_points", "plus", "minus"):
+        return exc
+    seat = int(position)
+    where = f"lines[{positions.index(seat)}]" if seat in positions else f"lines.position_{seat}"
+    return ServiceError(exc.message, field=f"{where}.{part}", code=exc.code)
 
 
 class CrossCheckListView(GenericAPIView):

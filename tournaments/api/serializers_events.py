@@ -76,6 +76,9 @@ class EntrySerializer(serializers.ModelSerializer):
             "status",
             "joined_from_game",
             "withdrawn_after_game",
+            "missed_games",
+            "checked_in_at",
+            "report_token",
             "created_at",
         ]
         read_only_fields = fields

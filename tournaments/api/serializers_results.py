@@ -172,21 +172,27 @@ class PaperLineSerializer(serializers.Serializer):
 
 
 class TableSeatSerializer(serializers.Serializer):
-    position = serializers.IntegerField()
-    entry_id = serializers.IntegerField()
-    name = serializers.CharField()
+    """One seat: ``current`` is the verified line, else the reported one: what a correction
+    starts from."""
+
+    position = serializers.IntegerField(source="seat.position")
+    entry_id = serializers.IntegerField(source="seat.entry_id")
+    name = serializers.CharField(source="seat.entry.player.name")
     reported = StoredLineSerializer(allow_null=True)
     verified = StoredLineSerializer(allow_null=True)
+    current = StoredLineSerializer(allow_null=True)
 
 
 class TableDetailSerializer(serializers.Serializer):
     """A table's two players with their reported and verified lines, and every line ever
-    entered there (replaced ones too), oldest first."""
+    entered there (replaced ones too), oldest first. ``post_cut``: the cut is made, so a
+    correction that changes the bracket needs ``rebuild_bracket``."""
 
     game = serializers.IntegerField(source="table.game.number")
     number = serializers.IntegerField(source="table.number")
     status = serializers.CharField(source="table.status")
     verified_at = serializers.DateTimeField(source="table.verified_at", allow_null=True)
+    post_cut = serializers.BooleanField()
     seats = TableSeatSerializer(many=True)
     history = HistoryLineSerializer(many=True)
 
@@ -209,17 +215,22 @@ class CrossCheckSerializer(serializers.Serializer):
 
 class CorrectionLineSerializer(serializers.Serializer):
     position = serializers.ChoiceField(choices=[1, 2])
-    game_points = serializers.IntegerField(min_value=0)
-    plus = serializers.IntegerField(min_value=0, default=0)
-    minus = serializers.IntegerField(min_value=0, default=0)
+    game_points = serializers.IntegerField(min_value=0, max_value=1000)
+    plus = serializers.IntegerField(min_value=0, max_value=1000, default=0)
+    minus = serializers.IntegerField(min_value=0, max_value=1000, default=0)
 
 
 class CorrectionSerializer(serializers.Serializer):
     """New verified lines for one or both players; the old lines are kept. ``reason`` is
-    required by the service (a blank one is refused there, with the rule)."""
+    required by the service (a blank one is refused there, with the rule). A line given for
+    one player is checked with the other player's current verified line. After the cut, a
+    correction that changes who qualifies, a seed, the byes or the high non-qualifier is
+    refused (code ``changes_bracket``) unless ``rebuild_bracket`` is true and no playoff game
+    is reported yet (else code ``bracket_locked``)."""
 
     lines = CorrectionLineSerializer(many=True, min_length=1, max_length=2)
     reason = serializers.CharField(max_length=300, allow_blank=True)
+    rebuild_bracket = serializers.BooleanField(default=False)
 
     def validate_lines(self, lines):
         positions = [line["position"] for line in lines]
@@ -278,6 +289,9 @@ class TiePlayoffSerializer(serializers.Serializer):
     id = serializers.IntegerField(read_only=True)
     winner = serializers.PrimaryKeyRelatedField(queryset=Entry.objects.none())
     loser = serializers.PrimaryKeyRelatedField(queryset=Entry.objects.none())
+    rebuild_bracket = serializers.BooleanField(
+        default=False, write_only=True, help_text="after the cut: rebuild if this changes it"
+    )
     created_at = serializers.DateTimeField(read_only=True)
 
     def __init__(self, *args, event=None, **kwargs):

@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 from tournaments.api.serializers_results import StandingsSerializer, TiePlayoffSerializer
 from tournaments.selectors.events import event_get_for_director, event_get_for_viewer
 from tournaments.selectors.results import standings_table
-from tournaments.services.results import tie_playoff_record
+from tournaments.services.corrections import tie_playoff_record
 
 
 class StandingsView(APIView):

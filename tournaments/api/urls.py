@@ -1,7 +1,7 @@
 from django.urls import include, path
 from rest_framework.authtoken.views import obtain_auth_token
 
-from tournaments.api import entries, events, games, jobs
+from tournaments.api import entries, events, games, history, jobs, roles
 
 EVENT = "events/<int:event_id>/"
 GAME = f"{EVENT}games/<int:number>/"
@@ -34,6 +34,24 @@ urlpatterns = [
         entries.EntryWithdrawView.as_view(),
         name="api-entry-withdraw",
     ),
+    path(
+        "entries/<int:entry_id>/rejoin/",
+        entries.EntryRejoinView.as_view(),
+        name="api-entry-rejoin",
+    ),
+    path(
+        "entries/<int:entry_id>/new-link/",
+        entries.EntryNewLinkView.as_view(),
+        name="api-entry-new-link",
+    ),
+    path(
+        "entries/<int:entry_id>/new-link/undo/",
+        entries.EntryLinkUndoView.as_view(),
+        name="api-entry-link-undo",
+    ),
+    path(f"{EVENT}roles/", roles.RoleListView.as_view(), name="api-role-list"),
+    path(f"{EVENT}roles/<int:grant_id>/", roles.RoleDetailView.as_view(), name="api-role-detail"),
+    path(f"{EVENT}history/", history.HistoryView.as_view(), name="api-event-history"),
     path(f"{EVENT}games/", games.GameListView.as_view(), name="api-game-list"),
     path(GAME, games.GameDetailView.as_view(), name="api-game-detail"),
     path(f"{GAME}pair/", games.GamePairView.as_view(), name="api-game-pair"),

@@ -15,4 +15,19 @@ urlpatterns = [
         playoffs.MatchClockView.as_view(),
         name="api-match-clock",
     ),
+    path(
+        f"{EVENT}matches/<int:match_id>/",
+        playoffs.MatchDetailView.as_view(),
+        name="api-match-detail",
+    ),
+    path(
+        f"{EVENT}matches/<int:match_id>/games/<int:number>/correct/",
+        playoffs.MatchGameCorrectView.as_view(),
+        name="api-match-game-correct",
+    ),
+    path(
+        f"{EVENT}matches/<int:match_id>/games/<int:number>/void/",
+        playoffs.MatchGameVoidView.as_view(),
+        name="api-match-game-void",
+    ),
 ]

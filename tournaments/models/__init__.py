@@ -1,5 +1,6 @@
 """Pegboard's tables, split by resource."""
 
+from tournaments.models.audit import AuditEntry
 from tournaments.models.events import Entry, Event, EventRole
 from tournaments.models.games import Game, Seat, Table
 from tournaments.models.jobs import Job
@@ -9,6 +10,7 @@ from tournaments.models.results import CardLine, Notice, StandingsSnapshot, TieP
 from tournaments.models.rulings import JudgeCall, Ruling
 
 __all__ = [
+    "AuditEntry",
     "PlayoffSeed",
     "Playoff",
     "MatchLine",

@@ -6,6 +6,12 @@
   disagreements), judge (rules on disputes). The event's creator is its first director.
 - entry: a player in an event: registered, checked in, or withdrawn; a late entry joins from a
   later game (``joined_from_game``); a withdrawal plays no game after ``withdrawn_after_game``.
+  A withdrawal can be undone: the player rejoins from the next unpaired game, and the games
+  paired while they were away are kept in ``missed_games`` (they play none of them).
+- private link: ``report_token``, printed on the scorecard as a QR code. A new link replaces it
+  at once; for ten minutes, while nobody has used the new one, the director can undo that and
+  the old printed card works again (``previous_report_token``, ``token_replaced_at``,
+  ``token_used_at``).
 """
 
 from __future__ import annotations
@@ -181,7 +187,16 @@ class Entry(models.Model):
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.REGISTERED)
     joined_from_game = models.PositiveSmallIntegerField(default=1)
     withdrawn_after_game = models.PositiveSmallIntegerField(null=True, blank=True)
+    missed_games = models.JSONField(
+        default=list, blank=True, help_text="games paired while the player had withdrawn"
+    )
+    checked_in_at = models.DateTimeField(null=True, blank=True)
     report_token = models.CharField(max_length=64, unique=True, default=new_report_token)
+    previous_report_token = models.CharField(max_length=64, blank=True)
+    token_replaced_at = models.DateTimeField(null=True, blank=True)
+    token_used_at = models.DateTimeField(
+        null=True, blank=True, help_text="first use of a replaced link's successor"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -198,5 +213,7 @@ class Entry(models.Model):
     def plays_in(self, number: int) -> bool:
         """Whether this entry is in the field of game ``number``."""
         if self.status == self.Status.REGISTERED or number < self.joined_from_game:
+            return False
+        if number in self.missed_games:
             return False
         return self.withdrawn_after_game is None or number <= self.withdrawn_after_game

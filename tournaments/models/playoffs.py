@@ -7,7 +7,9 @@
 - match: two players (or one and a bye) in one round, best of ``best_of`` games; the winner
   advances to ``(round + 1, slot // 2)``. ``round`` counts from 1, ``slot`` from 0.
 - match game: one game of a match, reported by both players like a qualifying game
-  (``MatchLine``), or forfeited by an absent player (no-show clock).
+  (``MatchLine``), or forfeited by an absent player (no-show clock). A director may correct a
+  decided game or void it (a void game keeps its lines, no longer current, and counts for
+  nobody); the match and the bracket are then derived again from the games that count.
 - no-show clock: started by the director when a player is absent; after 5 minutes the absent
   player forfeits a game, then one more every 15 minutes until the match is decided.
 """
@@ -33,6 +35,9 @@ class Playoff(models.Model):
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    rebuilt_at = models.DateTimeField(
+        null=True, blank=True, help_text="when a correction last rebuilt the bracket"
+    )
     payout_adjustments = models.JSONField(default=dict, blank=True)
 
     def __str__(self) -> str:
@@ -111,6 +116,7 @@ class MatchGame(models.Model):
         OPEN = "open", "Waiting for results"
         VERIFIED = "verified", "Verified"
         FLAGGED = "flagged", "Cards disagree"
+        VOID = "void", "Void (does not count)"
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="games")
     number = models.PositiveSmallIntegerField()

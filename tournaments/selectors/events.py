@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Q, QuerySet, Sum
 from django.http import Http404
 
 from scoring.games import ScoringSettings
 from tournaments.models import Entry, Event, EventRole
+from tournaments.selectors.people import person_name
 
 
 def event_roles(*, event: Event, user) -> set[str]:
@@ -114,3 +117,29 @@ def pairing_records(*, event: Event, entry_ids: list[int]) -> dict[int, tuple[in
     records = {entry_id: (0, 0) for entry_id in entry_ids}
     records.update({row["seat__entry_id"]: (row["points"], row["net"]) for row in totals})
     return records
+
+
+@dataclass(frozen=True)
+class RoleHolder:
+    """One person's role in an event, named as the pages name people."""
+
+    id: int
+    user_id: int
+    username: str
+    name: str
+    role: str
+    role_label: str
+
+
+def event_role_holders(*, event: Event) -> list[RoleHolder]:
+    """Directors, then cross-checkers, then judges, each by name, in one query."""
+    order = {role: i for i, role in enumerate(EventRole.Role.values)}
+    grants = EventRole.objects.filter(event=event).select_related("user__player")
+    holders = [
+        RoleHolder(
+            g.pk, g.user_id, g.user.get_username(), person_name(g.user), g.role,
+            g.get_role_display(),
+        )
+        for g in grants
+    ]  # fmt: skip
+    return sorted(holders, key=lambda h: (order[h.role], h.name.casefold(), h.id))

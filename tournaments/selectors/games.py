@@ -8,7 +8,7 @@ from django.db.models import QuerySet
 from django.http import Http404
 
 from tournaments.models import Event, EventRole, Game, Seat
-from tournaments.selectors.events import event_get_for_viewer, event_roles
+from tournaments.selectors.events import event_get_for_director, event_get_for_viewer, event_roles
 
 VISIBLE_TO_ALL = (Game.Status.PUBLISHED, Game.Status.CLOSED)
 
@@ -44,6 +44,15 @@ def games_of_event(*, event: Event) -> QuerySet[Game]:
 
 def game_get(*, event: Event, number: int) -> Game | None:
     return event.games.select_related("job").filter(number=number).first()
+
+
+def game_get_for_director(*, event_id: int, number: int, user) -> Game:
+    """Game ``number`` of an event ``user`` directs (the event's check decides 403 or 404)."""
+    event = event_get_for_director(event_id=event_id, user=user)
+    game = game_get(event=event, number=number)
+    if game is None:
+        raise Http404("No such game.")
+    return game
 
 
 def game_get_for_viewer(*, event_id: int, number: int, user) -> tuple[Game, bool]:

@@ -13,6 +13,7 @@ from tournaments.models import (
     Event,
     EventRole,
     Game,
+    Playoff,
     Seat,
     StandingsSnapshot,
     Table,
@@ -132,6 +133,45 @@ def game_history(*, game: Game) -> list[CardLine]:
     )
 
 
+@dataclass(frozen=True)
+class SeatDetail:
+    """One seat of a table: its lines, and ``current`` (verified, else as reported), which is
+    where a correction starts from."""
+
+    seat: Seat
+    reported: CardLine | None
+    verified: CardLine | None
+
+    @property
+    def current(self) -> CardLine | None:
+        return self.verified or self.reported
+
+
+@dataclass(frozen=True)
+class TableDetail:
+    """A table for its staff: both seats' lines, every line ever entered, and whether the cut
+    is made (a correction then may need the bracket rebuilt)."""
+
+    table: Table
+    seats: list[SeatDetail]
+    history: list[CardLine]
+    post_cut: bool
+
+
+def table_detail_of(*, table: Table) -> TableDetail:
+    """The one read model of a table, for its page and the API."""
+    table.refresh_from_db(fields=["status", "verified_at"])  # a service may just have changed it
+    seats = list(table.seats.select_related("entry__player").order_by("position"))
+    reported = current_lines(table=table, kind=CardLine.Kind.REPORTED)
+    verified = current_lines(table=table, kind=CardLine.Kind.VERIFIED)
+    return TableDetail(
+        table,
+        [SeatDetail(s, reported.get(s.pk), verified.get(s.pk)) for s in seats],
+        table_history(table=table),
+        Playoff.objects.filter(event_id=table.game.event_id).exists(),
+    )
+
+
 def table_get_for_staff(*, event_id: int, number: int, table_number: int, user) -> Table:
     """A table of game ``number`` if ``user`` directs or cross-checks the event (404/403)."""
     event = event_get_for_staff(event_id=event_id, user=user)
@@ -181,7 +221,7 @@ def table_history(*, table: Table) -> list[CardLine]:
     """Every line ever entered at a table: old and new values, who, when and why."""
     return list(
         CardLine.objects.filter(seat__table=table)
-        .select_related("seat__entry__player", "entered_by")
+        .select_related("seat__entry__player", "entered_by__player")
         .order_by("created_at", "id")
     )
 

@@ -30,6 +30,7 @@ from scoring import (
 )
 from tournaments.models import Event, EventRole, JudgeCall, Match, Ruling, Seat, Table
 from tournaments.selectors.events import event_roles
+from tournaments.selectors.people import person_name, users_with_names
 from tournaments.services.errors import ServiceError
 
 JUDGING_ROLES = {EventRole.Role.DIRECTOR, EventRole.Role.JUDGE}
@@ -98,7 +99,8 @@ def event_judges(*, event: Event) -> QuerySet:
     """Users holding the judge role in ``event``, by name."""
     return (
         get_user_model()
-        .objects.filter(eventrole__event=event, eventrole__role=EventRole.Role.JUDGE)
+        .objects.select_related("player")
+        .filter(eventrole__event=event, eventrole__role=EventRole.Role.JUDGE)
         .order_by("first_name", "last_name", "username")
         .distinct()
     )
@@ -127,7 +129,7 @@ def _caller(call: JudgeCall) -> str:
     if call.called_by_entry_id:
         return call.called_by_entry.player.name
     if call.called_by_user_id:
-        return call.called_by_user.get_full_name() or call.called_by_user.get_username()
+        return person_name(call.called_by_user)
     return "—"
 
 
@@ -136,7 +138,7 @@ def judge_calls_open(*, event: Event) -> list[OpenCall]:
     seats = Seat.objects.select_related("entry__player").order_by("position")
     calls = (
         JudgeCall.objects.filter(table__game__event=event, answered_at__isnull=True)
-        .select_related("table__game", "called_by_entry__player", "called_by_user")
+        .select_related("table__game", "called_by_entry__player", "called_by_user__player")
         .prefetch_related(Prefetch("table__seats", queryset=seats))
         .order_by("created_at", "id")
     )
@@ -168,9 +170,9 @@ def rulings_of_event(*, event: Event) -> QuerySet[Ruling]:
             "offender__player",
             "beneficiary__player",
             "winner__player",
-            "entered_by",
+            "entered_by__player",
         )
-        .prefetch_related("judges")
+        .prefetch_related(Prefetch("judges", queryset=users_with_names()))
         .order_by("-created_at", "-id")
     )
 

@@ -13,8 +13,9 @@ from __future__ import annotations
 from django.db import transaction
 
 from tournaments.models import Entry, Event, EventRole, Playoff, PlayoffSeed
+from tournaments.services.audit import Kind, audit_record
 from tournaments.services.errors import ServiceError
-from tournaments.services.events import event_create
+from tournaments.services.events import event_create_unaudited, settings_state
 
 PRESET = "acc-consolation"
 
@@ -54,7 +55,7 @@ def consolation_create(*, main_event: Event, user) -> Event:
             field="event",
             code="no_cut",
         )
-    consolation = event_create(
+    consolation = event_create_unaudited(
         user=user,
         name=f"{main_event.name} Consolation",
         preset=PRESET,
@@ -68,10 +69,42 @@ def consolation_create(*, main_event: Event, user) -> Event:
     EventRole.objects.bulk_create(
         [EventRole(event=consolation, user_id=d.user_id, role=d.role) for d in directors]
     )
-    Entry.objects.bulk_create(
+    entries = Entry.objects.bulk_create(
         [
             Entry(event=consolation, player_id=e.player_id, status=Entry.Status.CHECKED_IN)
             for e in consolation_eligible(main_event=main_event)
         ]
     )
+    audit_record(
+        event=consolation,
+        actor=user,
+        kind=Kind.SETTINGS,
+        action="consolation_create",
+        summary=f"Created as the Consolation of {main_event.name}, with {len(entries)} players "
+        "entered and checked in",
+        after=settings_state(consolation),
+    )
     return consolation
+
+
+def consolation_sync_entries(*, main_event: Event) -> None:
+    """After the Main's bracket is rebuilt (before the Consolation starts): players who now
+    qualify leave the Consolation (their entry is withdrawn before game 1, not deleted), and
+    those who no longer qualify are entered, or get their earlier entry back."""
+    consolation = consolation_of(main_event=main_event)
+    if consolation is None:
+        return
+    eligible = {e.player_id for e in consolation_eligible(main_event=main_event)}
+    entries = {e.player_id: e for e in consolation.entries.all()}
+    for player_id, entry in entries.items():
+        if player_id not in eligible and entry.status != Entry.Status.WITHDRAWN:
+            entry.status, entry.withdrawn_after_game = Entry.Status.WITHDRAWN, 0
+        elif player_id in eligible and entry.status == Entry.Status.WITHDRAWN:
+            entry.status, entry.withdrawn_after_game = Entry.Status.CHECKED_IN, None
+        else:
+            continue
+        entry.save(update_fields=["status", "withdrawn_after_game"])
+    Entry.objects.bulk_create(
+        Entry(event=consolation, player_id=p, status=Entry.Status.CHECKED_IN)
+        for p in sorted(eligible - set(entries))
+    )

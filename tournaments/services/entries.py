@@ -1,8 +1,11 @@
-"""Registering players: by form, by CSV import, as walk-ins; check-in; withdrawal.
+"""Registering players: by form, by CSV import, as walk-ins; check-in.
 
 - walk-in: a player registered and checked in at the desk in one step.
 - late entry: a player who enters after play started; they join from the next unpaired game.
+- re-entry: entering again a player whose entry here was withdrawn restores that entry, with
+  their games so far (``withdrawals.entry_rejoin``), rather than making a second one.
 A player is found by ACC number when one is given, so a returning member is not duplicated.
+Withdrawals are in ``withdrawals``, private links in ``links``.
 """
 
 from __future__ import annotations
@@ -12,10 +15,13 @@ import io
 from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from tournaments.models import Club, Entry, Event, Player
 from tournaments.selectors.events import event_next_game_number, event_play_started
+from tournaments.services.audit import Kind, audit_record
 from tournaments.services.errors import RowErrors, ServiceError
+from tournaments.services.withdrawals import entry_rejoin_unaudited, entry_state
 
 CSV_COLUMNS = ("name", "acc_number", "club", "email", "phone")
 MAX_IMPORT_ROWS = 5000
@@ -77,17 +83,33 @@ def _player_for(reg: Registration) -> Player:
     )
 
 
+def _withdrawn_entry(event: Event, reg: Registration) -> Entry | None:
+    """This event's withdrawn entry of the player ``reg`` names: by ACC number, else by the
+    exact name when exactly one withdrawn entry has it."""
+    withdrawn = event.entries.filter(status=Entry.Status.WITHDRAWN).select_related("player")
+    if reg.acc_number.strip():
+        return withdrawn.filter(player__acc_number=reg.acc_number.strip()).first()
+    named = list(withdrawn.filter(player__name__iexact=reg.name.strip())[:2])
+    return named[0] if len(named) == 1 else None
+
+
 def _add(event: Event, reg: Registration, *, check_in: bool) -> Entry:
     problems = _problems(reg)
     if problems:
         field, message = problems[0]
         raise ServiceError(message, field=field, code="invalid")
+    withdrawn = _withdrawn_entry(event, reg)
+    if withdrawn is not None:
+        entry = entry_rejoin_unaudited(entry=withdrawn)
+        entry.restored = True
+        return entry
     late = event_play_started(event=event)
     entry = Entry(event=event, player=_player_for(reg))
     if late:
         entry.joined_from_game = event_next_game_number(event=event)
     if check_in or late:
         entry.status = Entry.Status.CHECKED_IN
+        entry.checked_in_at = timezone.now()
     try:
         with transaction.atomic():
             entry.save()
@@ -97,16 +119,34 @@ def _add(event: Event, reg: Registration, *, check_in: bool) -> Entry:
             field="name",
             code="already_entered",
         ) from None
+    entry.restored = False
     return entry
 
 
 @transaction.atomic
-def entry_register(*, event: Event, registration: Registration, check_in: bool = False) -> Entry:
-    """Enter one player (``check_in`` for a walk-in). After play started: a late entry."""
+def entry_register(
+    *, event: Event, registration: Registration, user, check_in: bool = False
+) -> Entry:
+    """Enter one player (``check_in`` for a walk-in). After play started: a late entry.
+
+    A player whose entry here was withdrawn gets it back (``entry.restored`` is then True)."""
     event = Event.objects.select_for_update().get(pk=event.pk)
     if event.stage == Event.Stage.FINISHED:
         raise ServiceError("This event is finished.", code="event_finished")
-    return _add(event, registration, check_in=check_in)
+    entry = _add(event, registration, check_in=check_in)
+    if entry.restored:
+        summary = f"{entry.player.name} entered again: their withdrawn entry is restored"
+    else:
+        summary = f"{entry.player.name} entered" + (" and checked in" if check_in else "")
+    audit_record(
+        event=event,
+        actor=user,
+        kind=Kind.ENTRIES,
+        action="entry_register",
+        summary=summary,
+        after=entry_state(entry),
+    )
+    return entry
 
 
 def _parse_csv(text: str) -> list[tuple[int, Registration]]:
@@ -136,8 +176,9 @@ def _parse_csv(text: str) -> list[tuple[int, Registration]]:
     return rows
 
 
-def entries_import_csv(*, event: Event, text: str, check_in: bool = False) -> list[Entry]:
-    """Enter every row of a CSV file, or none: any bad row is reported and nothing is saved."""
+def entries_import_csv(*, event: Event, text: str, user, check_in: bool = False) -> list[Entry]:
+    """Enter every row of a CSV file, or none: any bad row is reported and nothing is saved.
+    Withdrawn players in the file get their entries back (see ``entry_register``)."""
     rows = _parse_csv(text)
     errors = [(n, f, m) for n, reg in rows for f, m in _problems(reg)]
     seen: dict[str, int] = {}
@@ -159,37 +200,37 @@ def entries_import_csv(*, event: Event, text: str, check_in: bool = False) -> li
         if errors:
             transaction.set_rollback(True)
             raise RowErrors(errors)
+        restored = sum(e.restored for e in entries)
+        audit_record(
+            event=locked,
+            actor=user,
+            kind=Kind.ENTRIES,
+            action="entries_import_csv",
+            summary=f"{len(entries)} players imported from a file"
+            + (f", {restored} of them restored after a withdrawal" if restored else ""),
+            after={"players": [e.player.name for e in entries], "check_in": check_in},
+        )
     return entries
 
 
 @transaction.atomic
-def entry_check_in(*, entry: Entry) -> Entry:
-    entry = Entry.objects.select_for_update().get(pk=entry.pk)
+def entry_check_in(*, entry: Entry, user) -> Entry:
+    entry = Entry.objects.select_for_update().select_related("player", "event").get(pk=entry.pk)
     if entry.status == Entry.Status.WITHDRAWN:
         raise ServiceError(f"{entry.player.name} has withdrawn.", code="withdrawn")
+    before = entry_state(entry)
     if entry.status == Entry.Status.REGISTERED and event_play_started(event=entry.event):
         entry.joined_from_game = event_next_game_number(event=entry.event)
     entry.status = Entry.Status.CHECKED_IN
-    entry.save(update_fields=["status", "joined_from_game"])
-    return entry
-
-
-@transaction.atomic
-def entry_withdraw(*, entry: Entry) -> Entry:
-    """Withdraw between games: the player plays no game that is not paired yet."""
-    entry = Entry.objects.select_for_update().get(pk=entry.pk)
-    if entry.status == Entry.Status.WITHDRAWN:
-        raise ServiceError(f"{entry.player.name} has already withdrawn.", code="withdrawn")
-    entry.status = Entry.Status.WITHDRAWN
-    entry.withdrawn_after_game = event_next_game_number(event=entry.event) - 1
-    entry.save(update_fields=["status", "withdrawn_after_game"])
-    return entry
-
-
-def entry_token_revoke(*, entry: Entry) -> Entry:
-    """Replace the private link: the old one stops working at once (a lost scorecard)."""
-    from tournaments.models.events import new_report_token
-
-    entry.report_token = new_report_token()
-    entry.save(update_fields=["report_token"])
+    entry.checked_in_at = entry.checked_in_at or timezone.now()
+    entry.save(update_fields=["status", "joined_from_game", "checked_in_at"])
+    audit_record(
+        event=entry.event,
+        actor=user,
+        kind=Kind.CHECK_IN,
+        action="entry_check_in",
+        summary=f"{entry.player.name} checked in",
+        before=before,
+        after=entry_state(entry),
+    )
     return entry

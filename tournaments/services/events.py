@@ -15,6 +15,7 @@ from tournaments.core.pairing import schedule_feasibility
 from tournaments.models import Entry, Event, EventRole
 from tournaments.presets import PRESETS
 from tournaments.selectors.events import event_play_started
+from tournaments.services.audit import Kind, audit_record
 from tournaments.services.errors import ServiceError
 
 
@@ -53,6 +54,20 @@ def _check_settings(values: dict[str, Any]) -> None:
 @transaction.atomic
 def event_create(*, user, name: str, preset: str, **fields: Any) -> Event:
     """A new event with the preset's settings (``fields`` override them); ``user`` directs it."""
+    event = event_create_unaudited(user=user, name=name, preset=preset, **fields)
+    audit_record(
+        event=event,
+        actor=user,
+        kind=Kind.SETTINGS,
+        action="event_create",
+        summary=f"Event created from the {PRESETS[preset].name} preset",
+        after=settings_state(event),
+    )
+    return event
+
+
+def event_create_unaudited(*, user, name: str, preset: str, **fields: Any) -> Event:
+    """``event_create`` for a service that records the action itself (the Consolation)."""
     if preset not in PRESETS:
         raise ServiceError(
             f"Unknown preset {preset!r}; choose one of {', '.join(PRESETS)}.",
@@ -69,8 +84,14 @@ def event_create(*, user, name: str, preset: str, **fields: Any) -> Event:
     return event
 
 
+def settings_state(event: Event, names=None) -> dict[str, Any]:
+    """The event's settings (or the ``names`` given) as the history keeps them."""
+    names = names or ("name", "starts_on", "published", *Event.SETTINGS)
+    return {name: getattr(event, name) for name in names}
+
+
 @transaction.atomic
-def event_update_settings(*, event: Event, **changes: Any) -> Event:
+def event_update_settings(*, event: Event, user, **changes: Any) -> Event:
     event = Event.objects.select_for_update().get(pk=event.pk)
     unknown = set(changes) - set(Event.SETTINGS) - {"name", "starts_on", "published"}
     if unknown:
@@ -81,12 +102,24 @@ def event_update_settings(*, event: Event, **changes: Any) -> Event:
             field="settings",
             code="play_started",
         )
+    before = settings_state(event, changes)
     for key, value in changes.items():
         setattr(event, key, value)
     _check_settings({key: getattr(event, key) for key in Event.SETTINGS})
     if event.stage == Event.Stage.QUALIFYING:
         _check_schedule(event)
     event.save()
+    after = settings_state(event, changes)
+    changed = sorted(k for k in changes if before[k] != after[k])
+    audit_record(
+        event=event,
+        actor=user,
+        kind=Kind.SETTINGS,
+        action="event_update_settings",
+        summary="Settings changed: " + (", ".join(changed) if changed else "nothing"),
+        before={k: before[k] for k in changed},
+        after={k: after[k] for k in changed},
+    )
     return event
 
 
@@ -98,7 +131,7 @@ def _check_schedule(event: Event) -> None:
 
 
 @transaction.atomic
-def event_close_registration(*, event: Event) -> Event:
+def event_close_registration(*, event: Event, user) -> Event:
     """Start the qualifying round: only checked-in entries play; the schedule must be possible."""
     event = Event.objects.select_for_update().get(pk=event.pk)
     if event.stage != Event.Stage.REGISTRATION:
@@ -112,21 +145,13 @@ def event_close_registration(*, event: Event) -> Event:
     _check_schedule(event)
     event.stage = Event.Stage.QUALIFYING
     event.save(update_fields=["stage"])
+    audit_record(
+        event=event,
+        actor=user,
+        kind=Kind.SETTINGS,
+        action="event_close_registration",
+        summary=f"Registration closed with {field_size} players checked in",
+        before={"stage": Event.Stage.REGISTRATION},
+        after={"stage": Event.Stage.QUALIFYING, "players": field_size},
+    )
     return event
-
-
-def event_role_grant(*, event: Event, username: str, role: str) -> EventRole:
-    """Give an existing account a job in this event (director, cross-checker or judge)."""
-    from django.contrib.auth import get_user_model
-
-    if role not in EventRole.Role.values:
-        raise ServiceError(f"Unknown role {role!r}.", field="role", code="unknown_role")
-    user = get_user_model().objects.filter(username=username.strip()).first()
-    if user is None:
-        raise ServiceError(
-            f"No account is called {username!r}; ask them to sign up or check the spelling.",
-            field="username",
-            code="no_such_user",
-        )
-    grant, _ = EventRole.objects.get_or_create(event=event, user=user, role=role)
-    return grant

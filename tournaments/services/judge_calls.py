@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from tournaments.models import EventRole, Game, JudgeCall, Table
 from tournaments.selectors.events import event_roles
+from tournaments.services.audit import Kind, audit_record
 from tournaments.services.errors import ServiceError
 
 _PLAYING = (Game.Status.PUBLISHED, Game.Status.CLOSED)
@@ -55,13 +56,23 @@ def judge_call_create(*, table: Table, entry=None, user=None) -> JudgeCall:
         )
     try:
         with transaction.atomic():
-            return JudgeCall.objects.create(table=table, called_by_entry=entry, called_by_user=user)
+            call = JudgeCall.objects.create(table=table, called_by_entry=entry, called_by_user=user)
     except IntegrityError:  # a call made at the same moment on a database without row locks
         raise ServiceError(
             f"Judges are already called to table {table.number}.",
             field="table",
             code="already_called",
         ) from None
+    if user is not None:  # a player's own call is not a staff action: the call is its record
+        audit_record(
+            event=table.game.event,
+            actor=user,
+            kind=Kind.RULINGS,
+            action="judge_call_create",
+            summary=f"Judges called to game {table.game.number}, table {table.number}",
+            game=table.game,
+        )
+    return call
 
 
 @transaction.atomic
@@ -75,4 +86,13 @@ def judge_call_answer(*, call: JudgeCall, user) -> JudgeCall:
     call.answered_at = timezone.now()
     call.answered_by = user
     call.save(update_fields=["answered_at", "answered_by"])
+    table = Table.objects.select_related("game__event").get(pk=call.table_id)
+    audit_record(
+        event=table.game.event,
+        actor=user,
+        kind=Kind.RULINGS,
+        action="judge_call_answer",
+        summary=f"Call to game {table.game.number}, table {table.number} answered",
+        game=table.game,
+    )
     return call

@@ -21,6 +21,8 @@ from tournaments import tasks
 from tournaments.core.pairing import GamePairing, PairingImpossible, pair_game
 from tournaments.models import Entry, Event, Game, Job, Seat, Table
 from tournaments.selectors.events import entries_in_game, pairing_records
+from tournaments.selectors.games import game_pairings
+from tournaments.services.audit import Kind, audit_record
 from tournaments.services.errors import ServiceError
 from tournaments.services.jobs import Progress, job_enqueue
 from tournaments.services.results import sit_out_line_create
@@ -39,7 +41,7 @@ def _enqueue(event: Event, number: int, user) -> Job:
 
 
 @transaction.atomic
-def game_pairings_request(*, event: Event, number: int, user=None) -> Job:
+def game_pairings_request(*, event: Event, number: int, user) -> Job:
     """Ask for game ``number`` to be paired; returns the job that does it."""
     event = Event.objects.select_for_update().get(pk=event.pk)
     if event.stage != Event.Stage.QUALIFYING:
@@ -62,6 +64,15 @@ def game_pairings_request(*, event: Event, number: int, user=None) -> Job:
         game.seed = secrets.randbits(62)
     game.job = _enqueue(event, number, user)
     game.save(update_fields=["seed", "job"])
+    audit_record(
+        event=event,
+        actor=user,
+        kind=Kind.PAIRINGS,
+        action="game_pairings_request",
+        summary=f"Game {number} pairing requested",
+        after={"seed": game.seed},
+        game=game,
+    )
     return game.job
 
 
@@ -133,7 +144,7 @@ def _save(game: Game, pairing: GamePairing) -> None:
 
 
 @transaction.atomic
-def game_publish(*, game: Game) -> Game:
+def game_publish(*, game: Game, user) -> Game:
     game = Game.objects.select_for_update().get(pk=game.pk)
     if game.status != Game.Status.PAIRED:
         raise ServiceError(
@@ -145,11 +156,30 @@ def game_publish(*, game: Game) -> Game:
     game.published_at = timezone.now()
     game.save(update_fields=["status", "published_at"])
     sit_out_line_create(game=game)
+    audit_record(
+        event=game.event,
+        actor=user,
+        kind=Kind.PAIRINGS,
+        action="game_publish",
+        summary=f"Game {game.number} published",
+        before={"status": Game.Status.PAIRED},
+        after={"status": Game.Status.PUBLISHED},
+        game=game,
+    )
     return game
 
 
+def _tables_state(game: Game) -> dict:
+    """The game's tables as the history keeps them: the two names at each, and the sit-out."""
+    pairings = game_pairings(game=game)
+    return {
+        "tables": [[t.first, t.second] for t in pairings.tables],
+        "sit_out": pairings.sit_out.name if pairings.sit_out else None,
+    }
+
+
 @transaction.atomic
-def game_repair(*, game: Game, user=None) -> Job:
+def game_repair(*, game: Game, user) -> Job:
     """Throw away a game's tables and pair it again with a new seed (before it starts)."""
     game = Game.objects.select_for_update().get(pk=game.pk)
     if game.status == Game.Status.CLOSED:
@@ -169,10 +199,16 @@ def game_repair(*, game: Game, user=None) -> Job:
             f"Game {game.number + 1} is already paired; only the latest game can be re-paired.",
             code="later_game_paired",
         )
-    # The game has not started, so a player who withdrew since it was paired leaves it too.
+    # The game has not started, so a player who withdrew since it was paired leaves it too,
+    # and one who rejoined since then plays it after all.
     game.event.entries.filter(
         status=Entry.Status.WITHDRAWN, withdrawn_after_game__gte=game.number
     ).update(withdrawn_after_game=game.number - 1)
+    for entry in game.event.entries.exclude(status=Entry.Status.WITHDRAWN):
+        if game.number in entry.missed_games:
+            entry.missed_games = [n for n in entry.missed_games if n != game.number]
+            entry.save(update_fields=["missed_games"])
+    before = _tables_state(game)
     game.tables.all().delete()
     game.seats.all().delete()
     game.status = Game.Status.NOT_PAIRED
@@ -182,6 +218,16 @@ def game_repair(*, game: Game, user=None) -> Job:
     game.job = _enqueue(game.event, game.number, user)
     game.save(update_fields=["job"])
     standings_request(event=game.event)  # the old sit-out's line went with the old seats
+    audit_record(
+        event=game.event,
+        actor=user,
+        kind=Kind.PAIRINGS,
+        action="game_repair",
+        summary=f"Game {game.number} re-paired: the old tables are replaced",
+        before=before,
+        after={"seed": game.seed},
+        game=game,
+    )
     return game.job
 
 

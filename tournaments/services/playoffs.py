@@ -5,8 +5,9 @@
 - bracket rows: one ``Match`` per match of every round, from the pure bracket
   (``tournaments.core.bracket``). Byes are decided at once and their winners are already on
   their round-2 lines; later rounds wait for their players.
-- sync: after any match is decided the rows are brought in line with the pure bracket rebuilt
-  from the results, so who plays whom next is decided in one place (the core).
+- sync: after any match is decided (or, after a correction, no longer decided) the rows are
+  brought in line with the pure bracket rebuilt from the results, so who plays whom next is
+  decided in one place (the core).
 
 Match play (reports, corrections, the no-show clock) is in ``playoffs_matches``.
 """
@@ -19,12 +20,23 @@ from django.db import transaction
 from django.utils import timezone
 
 from tournaments import tasks
-from tournaments.core.bracket import Bracket, build_bracket, cut_for
-from tournaments.models import Event, Game, Job, Match, Playoff, PlayoffSeed, Table
-from tournaments.selectors.playoffs import qualifiers_from_rows
+from tournaments.core.bracket import Bracket, build_bracket, cut_for, rederive
+from tournaments.models import (
+    Entry,
+    Event,
+    Game,
+    Job,
+    Match,
+    MatchGame,
+    Playoff,
+    PlayoffSeed,
+    Table,
+)
+from tournaments.selectors.playoffs import qualifiers_from_rows, round_name
+from tournaments.services.audit import Kind, audit_record
 from tournaments.services.errors import ServiceError
 from tournaments.services.jobs import Progress, job_enqueue
-from tournaments.services.standings import _compute, _entrants
+from tournaments.services.standings import _compute, _entrants, standings_snapshot_now
 
 DEFAULT_BEST_OF = 5
 
@@ -71,18 +83,29 @@ def _standings_for_cut(event: Event):
     return standings
 
 
-def playoff_build_request(*, event: Event, user=None) -> Job:
+@transaction.atomic
+def playoff_build_request(*, event: Event, user) -> Job:
     """Ask for the cut and the bracket (job kind "bracket"); refused at once if not ready."""
     if Playoff.objects.filter(event=event).exists():
         raise ServiceError("The bracket is already built.", code="already_built")
-    _standings_for_cut(event)
-    return job_enqueue(
+    standings = _standings_for_cut(event)
+    job = job_enqueue(
         kind="bracket",
         key=f"event:{event.pk}",
         task=tasks.build_playoff,
         created_by=user if user is not None and user.is_authenticated else None,
         event_id=event.pk,
     )
+    qualifiers = sum(row.qualifies for row in standings.rows)
+    audit_record(
+        event=event,
+        actor=user,
+        kind=Kind.PLAYOFFS,
+        action="playoff_build_request",
+        summary=f"Cut made: {qualifiers} qualifiers; the bracket is being built",
+        after={"qualifiers": [row.entry_id for row in standings.rows if row.qualifies]},
+    )
+    return job
 
 
 @transaction.atomic
@@ -113,15 +136,9 @@ def playoff_build(
         job=job,
         created_by=user or (job.created_by if job else None),
     )
-    rank_of = {row.entry_id: row.rank for row in standings.rows}
-    PlayoffSeed.objects.bulk_create(
-        PlayoffSeed(playoff=playoff, seed=seed, entry_id=entry, qualifying_rank=rank_of[entry])
-        for seed, entry in enumerate(qualifiers, start=1)
-    )
-    bracket = build_bracket(qualifiers)
-    _create_matches(playoff, bracket)
-    event.stage = Event.Stage.FINISHED if not bracket.matches else Event.Stage.PLAYOFFS
-    event.save(update_fields=["stage"])
+    bracket = seeds_and_matches_create(playoff=playoff, standings=standings)
+    # The pages read the snapshot: it must show the standings the cut was made from.
+    standings_snapshot_now(event=event, job=job)
     return {
         "created": True,
         "playoff": playoff.pk,
@@ -130,6 +147,22 @@ def playoff_build(
         "byes": cut.byes,
         "matches": sum(len(r) for r in bracket.matches),
     }
+
+
+def seeds_and_matches_create(*, playoff: Playoff, standings) -> Bracket:
+    """The seeds (qualifying rank order) and every match row; the event's stage follows."""
+    qualifiers = [row.entry_id for row in standings.rows if row.qualifies]
+    rank_of = {row.entry_id: row.rank for row in standings.rows}
+    PlayoffSeed.objects.bulk_create(
+        PlayoffSeed(playoff=playoff, seed=seed, entry_id=entry, qualifying_rank=rank_of[entry])
+        for seed, entry in enumerate(qualifiers, start=1)
+    )
+    bracket = build_bracket(qualifiers)
+    _create_matches(playoff, bracket)
+    event = playoff.event
+    event.stage = Event.Stage.FINISHED if not bracket.matches else Event.Stage.PLAYOFFS
+    event.save(update_fields=["stage"])
+    return bracket
 
 
 def _status_of(match) -> str:
@@ -164,29 +197,59 @@ def _create_matches(playoff: Playoff, bracket: Bracket) -> None:
 
 
 def playoff_sync(*, playoff: Playoff) -> int | None:
-    """Put the players the pure bracket now knows onto the later rounds' rows; returns the
-    champion once the final is decided (and marks the event finished)."""
+    """Bring the later rounds' rows in line with the pure bracket rebuilt from the decided
+    matches; returns the champion, if the final is decided (the event's stage follows).
+
+    After a correction a later match may get different players. That is refused, as a whole,
+    when the match already has games: what was played there depended on the old result."""
     playoff = Playoff.objects.select_for_update().select_related("event").get(pk=playoff.pk)
     rows = {(m.round, m.slot): m for m in playoff.matches.all()}
-    qualifiers = qualifiers_from_rows(rows.values())
     results = {
         key: m.winner_id
         for key, m in rows.items()
         if m.status == Match.Status.DECIDED and not m.bye
     }
-    bracket = build_bracket(qualifiers, results)
+    bracket, _ = rederive(qualifiers_from_rows(rows.values()), results)
+    with_games = set(  # a void game counts for nobody: voiding frees its match
+        MatchGame.objects.filter(match__playoff=playoff)
+        .exclude(status=MatchGame.Status.VOID)
+        .values_list("match_id", flat=True)
+    )
     for matches in bracket.matches[1:]:
         for m in matches:
             row = rows[(m.round, m.slot)]
             known = (row.entry_a_id, row.entry_b_id, row.seed_a, row.seed_b)
             if known == (m.player_a, m.player_b, m.seed_a, m.seed_b):
                 continue
+            if row.pk in with_games:  # its players change under games already played
+                raise ServiceError(_dependent_refusal(row, bracket.rounds), code="depends")
             row.entry_a_id, row.entry_b_id = m.player_a, m.player_b
             row.seed_a, row.seed_b = m.seed_a, m.seed_b
-            if row.status == Match.Status.WAITING and m.ready:
-                row.status = Match.Status.READY
-            row.save(update_fields=["entry_a", "entry_b", "seed_a", "seed_b", "status"])
-    if bracket.champion is not None and playoff.event.stage != Event.Stage.FINISHED:
-        playoff.event.stage = Event.Stage.FINISHED
-        playoff.event.save(update_fields=["stage"])
+            row.status = Match.Status.READY if m.ready else Match.Status.WAITING
+            row.absent_id = row.clock_started_at = None
+            fields = ["entry_a", "entry_b", "seed_a", "seed_b", "status"]
+            row.save(update_fields=[*fields, "absent", "clock_started_at"])
+    _follow_champion(playoff.event, bracket.champion, has_matches=bool(bracket.matches))
     return bracket.champion
+
+
+def _dependent_refusal(row: Match, rounds: int) -> str:
+    players = " v ".join(
+        e.player.name
+        for e in Entry.objects.select_related("player").filter(
+            pk__in=[row.entry_a_id, row.entry_b_id]
+        )
+    )
+    name = round_name(row.round, rounds)
+    return (
+        f"Refused: this change would alter who plays in the {name.lower()}, match "
+        f"{row.slot + 1} ({players}), which already has games reported. Correct or void the "
+        "games of that match first, then make this change."
+    )
+
+
+def _follow_champion(event: Event, champion: int | None, *, has_matches: bool) -> None:
+    stage = Event.Stage.FINISHED if champion is not None else Event.Stage.PLAYOFFS
+    if has_matches and event.stage != stage:
+        event.stage = stage
+        event.save(update_fields=["stage"])

@@ -1,10 +1,12 @@
-"""Playing a playoff match: both players report each game, a director corrects a flagged game,
-and the no-show clock forfeits games of an absent player.
+"""Playing a playoff match: both players report each game, and the no-show clock forfeits
+games of an absent player. Directors' corrections, voids and the clock's start and stop are in
+``playoffs_corrections``.
 
 - open game: the match's current game, created by its first report; ``first_dealer`` follows
   the event's setting (cut for deal: empty; loser deals: the loser of the previous game).
 - flagged game: both players reported and the cards do not tell the same game; a player may
   report again, or a director enters the correction (the reports are kept).
+- counting games: the verified ones; a void game counts for nobody.
 - forfeit: a game the absent player loses on the no-show clock; its verified lines are the
   engine's administrative lines, its ``created_at`` the moment it fell due.
 
@@ -27,6 +29,7 @@ from scoring.games import (
     lines_reciprocal,
     match_state,
     next_first_dealer,
+    other_side,
 )
 from tournaments.models import Entry, Event, Match, MatchGame, MatchLine
 from tournaments.selectors.events import event_scoring_settings
@@ -38,11 +41,11 @@ FIRST_FORFEIT = timedelta(minutes=5)
 NEXT_FORFEIT = timedelta(minutes=15)
 
 
-def _locked(match: Match) -> Match:
+def match_locked(match: Match) -> Match:
     return Match.objects.select_for_update().select_related("playoff__event").get(pk=match.pk)
 
 
-def _side(match: Match, entry_id: int) -> str:
+def match_side(match: Match, entry_id: int) -> str:
     if entry_id == match.entry_a_id:
         return "a"
     if entry_id == match.entry_b_id:
@@ -50,14 +53,14 @@ def _side(match: Match, entry_id: int) -> str:
     raise ServiceError("That player is not in this match.", field="entry", code="not_in_match")
 
 
-def _entry_of(match: Match, side: str) -> int:
+def match_entry_of(match: Match, side: str) -> int:
     return match.entry_a_id if side == "a" else match.entry_b_id
 
 
-def _state(match: Match):
+def match_state_of(match: Match):
     winners = match.games.filter(status=MatchGame.Status.VERIFIED).order_by("number")
     return match_state(
-        match.best_of, [_side(match, w) for w in winners.values_list("winner_id", flat=True)]
+        match.best_of, [match_side(match, w) for w in winners.values_list("winner_id", flat=True)]
     )
 
 
@@ -65,14 +68,14 @@ def _engine_line(line: MatchLine) -> EngineLine:
     return EngineLine(line.game_points, line.plus, line.minus)
 
 
-def _line(event: Event, won: bool, spread: int) -> EngineLine:
+def match_line_for(event: Event, won: bool, spread: int) -> EngineLine:
     try:
         return card_line_for(won, spread, event_scoring_settings(event=event))
     except CardLineError as exc:
         raise ServiceError(exc.message, field="margin", code="impossible_line") from None
 
 
-def _save_line(game, entry_id, kind, line: EngineLine, *, source, user=None, reason=""):
+def match_line_save(game, entry_id, kind, line: EngineLine, *, source, user=None, reason=""):
     MatchLine.objects.filter(match_game=game, entry_id=entry_id, kind=kind, current=True).update(
         current=False
     )
@@ -98,7 +101,8 @@ def match_check_in_play(match: Match) -> None:
 
 
 def _open_game(match: Match) -> MatchGame | None:
-    return match.games.exclude(status=MatchGame.Status.VERIFIED).order_by("number").last()
+    done = (MatchGame.Status.VERIFIED, MatchGame.Status.VOID)
+    return match.games.exclude(status__in=done).order_by("number").last()
 
 
 def _new_game(match: Match, state) -> MatchGame:
@@ -109,44 +113,51 @@ def _new_game(match: Match, state) -> MatchGame:
     return MatchGame.objects.create(
         match=match,
         number=match.games.count() + 1,
-        first_dealer_id=_entry_of(match, side) if side else None,
+        first_dealer_id=match_entry_of(match, side) if side else None,
     )
 
 
 def _current_game(match: Match) -> MatchGame:
     """The open game, or a new one (the match is then in play); the caller holds the lock."""
-    return _open_game(match) or _new_game(match, _state(match))
+    return _open_game(match) or _new_game(match, match_state_of(match))
 
 
 @transaction.atomic
 def match_game_current(*, match: Match) -> tuple[Match, MatchGame]:
     """Lock ``match`` (forfeits due recorded first) and return it with its current game,
     created as a first report creates it when none is open."""
-    match = _locked(match)
+    match = match_locked(match)
     _apply_forfeits(match, timezone.now())
     match_check_in_play(match)
     return match, _current_game(match)
 
 
-def _verify(game: MatchGame, winner_id: int, *, when: datetime | None = None) -> None:
+def match_game_verify(game: MatchGame, winner_id: int, *, when: datetime | None = None) -> None:
     game.status = MatchGame.Status.VERIFIED
     game.winner_id = winner_id
     game.verified_at = when or timezone.now()
     game.save(update_fields=["status", "winner", "verified_at"])
 
 
-def _decide_if_over(match: Match, *, when: datetime | None = None) -> bool:
-    """Decide the match once a player has won enough games, and move the winner on."""
-    state = _state(match)
-    if not state.decided:
-        return False
-    match.winner_id = _entry_of(match, state.winner)
-    match.status = Match.Status.DECIDED
-    match.decided_at = when or timezone.now()
-    match.clock_started_at = None
+def match_rederive(match: Match, *, when: datetime | None = None) -> bool:
+    """Decide the match from the games that count (or undecide it after a correction or a
+    void), and bring the bracket in line; returns whether the match is decided."""
+    state = match_state_of(match)
+    winner = match_entry_of(match, state.winner) if state.decided else None
+    if winner == match.winner_id:
+        return state.decided
+    match.winner_id = winner
+    if winner is not None:
+        match.status = Match.Status.DECIDED
+        match.decided_at = when or timezone.now()
+        match.clock_started_at = None
+    else:
+        counted = match.games.exclude(status=MatchGame.Status.VOID).exists()
+        match.status = Match.Status.PLAYING if counted else Match.Status.READY
+        match.decided_at = None
     match.save(update_fields=["winner", "status", "decided_at", "clock_started_at"])
     playoff_sync(playoff=match.playoff)
-    return True
+    return state.decided
 
 
 @transaction.atomic
@@ -155,18 +166,20 @@ def match_game_report(
 ) -> MatchLine:
     """A player's "I won / I lost by N" for the match's current game; verified (and the match
     decided, the winner moved on) when the two reports agree, flagged when they do not."""
-    match = _locked(match)
-    line = _line(match.playoff.event, won, spread)
-    side = _side(match, entry.pk)
+    match = match_locked(match)
+    line = match_line_for(match.playoff.event, won, spread)
+    side = match_side(match, entry.pk)
     _apply_forfeits(match, timezone.now())
     match_check_in_play(match)
     if match.absent_id == entry.pk and match.clock_started_at:
         match.clock_started_at = None  # the absent player has arrived
         match.save(update_fields=["clock_started_at"])
     game = _current_game(match)
-    reported = _save_line(game, entry.pk, MatchLine.Kind.REPORTED, line, source=source, user=user)
+    reported = match_line_save(
+        game, entry.pk, MatchLine.Kind.REPORTED, line, source=source, user=user
+    )
     other = game.lines.filter(
-        kind=MatchLine.Kind.REPORTED, current=True, entry_id=_entry_of(match, _other(side))
+        kind=MatchLine.Kind.REPORTED, current=True, entry_id=match_entry_of(match, other_side(side))
     ).first()
     if other is None:
         return reported
@@ -176,68 +189,10 @@ def match_game_report(
         game.save(update_fields=["status"])
         return reported
     for entry_id, agreed in ((entry.pk, line), (other.entry_id, _engine_line(other))):
-        _save_line(game, entry_id, MatchLine.Kind.VERIFIED, agreed, source=Source.AGREED)
-    _verify(game, entry.pk if won else other.entry_id)
-    _decide_if_over(match)
+        match_line_save(game, entry_id, MatchLine.Kind.VERIFIED, agreed, source=Source.AGREED)
+    match_game_verify(game, entry.pk if won else other.entry_id)
+    match_rederive(match)
     return reported
-
-
-def _other(side: str) -> str:
-    return "b" if side == "a" else "a"
-
-
-@transaction.atomic
-def match_game_correct(
-    *,
-    match_game: MatchGame,
-    winner_entry: Entry,
-    spread: int,
-    reason: str,
-    user,
-    source: str = Source.DIRECTOR,
-    lines: tuple[EngineLine, EngineLine] | None = None,
-) -> MatchGame:
-    """A director settles a game whose cards disagree (or were never both reported).
-
-    A judges' ruling that ends the game settles it here too, with ``source`` "ruling" and the
-    engine's ``lines`` (winner's, loser's), which may be an administrative result."""
-    if not reason.strip():
-        raise ServiceError("Say why the game is corrected.", field="reason", code="required")
-    match = _locked(match_game.match)
-    game = MatchGame.objects.select_for_update().get(pk=match_game.pk)
-    if game.status == MatchGame.Status.VERIFIED:
-        raise ServiceError(f"Game {game.number} is already verified.", code="verified")
-    winner_side = _side(match, winner_entry.pk)
-    event = match.playoff.event
-    won_line, lost_line = lines or (_line(event, True, spread), _line(event, False, spread))
-    for side, line in ((winner_side, won_line), (_other(winner_side), lost_line)):
-        _save_line(
-            game,
-            _entry_of(match, side),
-            MatchLine.Kind.VERIFIED,
-            line,
-            source=source,
-            user=user,
-            reason=reason.strip(),
-        )
-    _verify(game, winner_entry.pk)
-    _decide_if_over(match)
-    return game
-
-
-@transaction.atomic
-def match_clock_start(*, match: Match, absent: Entry, user, now: datetime | None = None) -> Match:
-    """Start the no-show clock against ``absent``: a game forfeited at +5 min, one more every
-    15 min after that, until the match is decided or the absent player reports a game."""
-    match = _locked(match)
-    match_check_in_play(match)
-    _side(match, absent.pk)
-    if match.clock_started_at is not None:
-        raise ServiceError("The no-show clock is already running.", code="clock_running")
-    match.absent_id = absent.pk
-    match.clock_started_at = now or timezone.now()
-    match.save(update_fields=["absent", "clock_started_at"])
-    return match
 
 
 def forfeits_due(clock_started_at: datetime, now: datetime) -> list[datetime]:
@@ -252,7 +207,7 @@ def forfeits_due(clock_started_at: datetime, now: datetime) -> list[datetime]:
 @transaction.atomic
 def match_forfeits_apply(*, match: Match, now: datetime | None = None) -> int:
     """Record the forfeits the clock has made due by ``now``; returns how many were added."""
-    return _apply_forfeits(_locked(match), now or timezone.now())
+    return _apply_forfeits(match_locked(match), now or timezone.now())
 
 
 def _apply_forfeits(match: Match, now: datetime) -> int:
@@ -260,20 +215,20 @@ def _apply_forfeits(match: Match, now: datetime) -> int:
         return 0
     started = match.clock_started_at
     done = match.games.filter(forfeit=True, created_at__gte=started).count()
-    present = _entry_of(match, _other(_side(match, match.absent_id)))
+    present = match_entry_of(match, other_side(match_side(match, match.absent_id)))
     winner_line, offender_line = administrative_lines(
         event_scoring_settings(event=match.playoff.event)
     )
     added = 0
     for when in forfeits_due(started, now)[done:]:
-        state = _state(match)
+        state = match_state_of(match)
         if state.decided:
             break
         game = _open_game(match) or _new_game(match, state)
         MatchGame.objects.filter(pk=game.pk).update(forfeit=True, created_at=when)
         game.forfeit = True
         for entry_id, line in ((present, winner_line), (match.absent_id, offender_line)):
-            _save_line(
+            match_line_save(
                 game,
                 entry_id,
                 MatchLine.Kind.VERIFIED,
@@ -281,9 +236,9 @@ def _apply_forfeits(match: Match, now: datetime) -> int:
                 source=Source.FORFEIT,
                 reason="No-show clock",
             )
-        _verify(game, present, when=when)
+        match_game_verify(game, present, when=when)
         added += 1
-        if _decide_if_over(match, when=when):
+        if match_rederive(match, when=when):
             break
     return added
 

@@ -16,7 +16,10 @@ from django.db import transaction
 from tournaments.core.money import GRADUATIONS, SPLITS
 from tournaments.models import Event, Playoff
 from tournaments.selectors.final import NO_POOL, band_of_key, event_payouts
+from tournaments.services.audit import Kind, audit_record
 from tournaments.services.errors import ServiceError
+
+MONEY_FIELDS = ("entry_fee_cents", "sanctioning_fee_cents", "payout_percents", "qualifier_pool")
 
 
 def _clean_percents(percents: dict[str, Any]) -> dict[str, Any]:
@@ -65,6 +68,7 @@ def _clean_pool(pool: dict[str, Any]) -> dict[str, Any]:
 def event_money_update(
     *,
     event: Event,
+    user,
     entry_fee_cents: int,
     sanctioning_fee_cents: int,
     payout_percents: dict[str, Any],
@@ -72,6 +76,7 @@ def event_money_update(
 ) -> Event:
     """Store the money settings if the core accepts them with any stored adjustments."""
     event = Event.objects.select_for_update().get(pk=event.pk)
+    before = {name: getattr(event, name) for name in MONEY_FIELDS}
     event.entry_fee_cents = entry_fee_cents
     event.sanctioning_fee_cents = sanctioning_fee_cents
     event.payout_percents = _clean_percents(payout_percents)
@@ -79,25 +84,31 @@ def event_money_update(
     table = event_payouts(event=event)
     if table.error:
         raise ServiceError(table.error, field="payout_percents", code="payouts_invalid")
-    event.save(
-        update_fields=[
-            "entry_fee_cents",
-            "sanctioning_fee_cents",
-            "payout_percents",
-            "qualifier_pool",
-        ]
+    event.save(update_fields=list(MONEY_FIELDS))
+    after = {name: getattr(event, name) for name in MONEY_FIELDS}
+    changed = [name for name in MONEY_FIELDS if before[name] != after[name]]
+    audit_record(
+        event=event,
+        actor=user,
+        kind=Kind.MONEY,
+        action="event_money_update",
+        summary="Prize money settings saved"
+        + (f": {', '.join(changed)} changed" if changed else " (no change)"),
+        before={k: before[k] for k in changed},
+        after={k: after[k] for k in changed},
     )
     return event
 
 
 @transaction.atomic
-def payout_set_by_hand(*, event: Event, key: str, cents_each: int) -> Playoff:
+def payout_set_by_hand(*, event: Event, key: str, cents_each: int, user) -> Playoff:
     """Pay each holder of line ``key`` ``cents_each``; refused if the total exceeds the fund."""
     playoff = Playoff.objects.select_for_update().filter(event=event).first()
     if playoff is None:
         raise ServiceError(
             "Payouts can be adjusted once the cut is made.", field="key", code="no_playoff"
         )
+    event = playoff.event  # the money settings as stored, not as the caller last read them
     table = event_payouts(event=event, playoff=playoff)
     if table.computed is None:
         raise ServiceError(table.error, field="key", code="payouts_invalid")
@@ -121,16 +132,36 @@ def payout_set_by_hand(*, event: Event, key: str, cents_each: int) -> Playoff:
             field="amount",
             code="over_fund",
         )
+    before = table.payouts.lines
     playoff.save(update_fields=["payout_adjustments"])
+    previous = next((line.each for line in before if str(line.key) == key), None)
+    audit_record(
+        event=event,
+        actor=user,
+        kind=Kind.MONEY,
+        action="payout_set_by_hand",
+        summary=f"Places {key} set by hand to ${cents_each / 100:.2f} each",
+        before={"key": key, "each_cents": previous},
+        after={"key": key, "each_cents": cents_each, "computed_cents": computed[key]},
+    )
     return playoff
 
 
-def payout_adjustments_clear(*, event: Event) -> int:
+@transaction.atomic
+def payout_adjustments_clear(*, event: Event, user) -> int:
     """Back to the computed payouts; returns how many adjustments were dropped."""
-    playoff = Playoff.objects.filter(event=event).first()
+    playoff = Playoff.objects.select_for_update().filter(event=event).first()
     if playoff is None or not playoff.payout_adjustments:
         return 0
-    count = len(playoff.payout_adjustments)
+    dropped = dict(playoff.payout_adjustments)
     playoff.payout_adjustments = {}
     playoff.save(update_fields=["payout_adjustments"])
-    return count
+    audit_record(
+        event=event,
+        actor=user,
+        kind=Kind.MONEY,
+        action="payout_adjustments_clear",
+        summary=f"{len(dropped)} payout adjustment(s) removed: payouts as computed",
+        before={"adjustments_cents": dropped},
+    )
+    return len(dropped)

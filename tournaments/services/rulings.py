@@ -6,7 +6,7 @@ never rules on a game they play in.
 A ruling changes the board only through the engine (``scoring.rulings.apply_ruling``). When the
 board after it is over (a side at the target, or an administrative result: forfeit, late from
 lunch, refusal to conform), the engine turns it into card lines and they are stored as the
-table's verified lines through ``table_correct``, with the ruling as the reason, so the usual
+table's verified lines through ``table_lines_replace``, with the ruling as the reason, so the usual
 audit trail and standings update follow.
 
 Rulings in a playoff match game are in ``rulings_match``.
@@ -18,16 +18,12 @@ player; *opponent* is the offender's opponent at the table or in the match (see
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from django.db import transaction
 from django.utils import timezone
 
 from scoring.games import SIDES, other_side
-from scoring.games import CardLine as EngineLine
 from scoring.rulings import (
     CATALOGUE,
-    Infraction,
     Position,
     RulingError,
     apply_ruling,
@@ -44,66 +40,16 @@ from tournaments.models import (
     Table,
 )
 from tournaments.selectors.events import event_scoring_settings
+from tournaments.services.audit import Kind, audit_record
+from tournaments.services.corrections import table_lines_replace
 from tournaments.services.errors import ServiceError
 from tournaments.services.judge_calls import table_check_in_play
 from tournaments.services.playoffs_matches import (
     match_check_in_play,
 )
-from tournaments.services.results import table_correct
+from tournaments.services.rulings_outcome import MatchSide, RulingOutcome
 
 FIGURES = ("true_score", "reneged_cards", "claimed_missed", "true_missed")
-
-
-@dataclass(frozen=True)
-class MatchSide:
-    """A player of a playoff match, standing in for a table's seat (``pk`` is the entry's)."""
-
-    entry: Entry
-
-    @property
-    def pk(self) -> int:
-        return self.entry.pk
-
-    @property
-    def entry_id(self) -> int:
-        return self.entry.pk
-
-
-@dataclass(frozen=True)
-class RulingOutcome:
-    """What a ruling does, before anything is saved: the board before and after, in the
-    offender's and opponent's terms, and the card lines when it ends the game."""
-
-    infraction: Infraction
-    offender: Seat | MatchSide
-    opponent: Seat | MatchSide
-    beneficiary: Seat | MatchSide
-    before: Position
-    after: Position
-    offender_side: str
-    lines: dict[int, EngineLine] | None  # by seat id (entry id in a match), when the game is over
-
-    @property
-    def score_before_offender(self) -> int:
-        return self.before.score(self.offender_side)
-
-    @property
-    def score_before_opponent(self) -> int:
-        return self.before.score(other_side(self.offender_side))
-
-    @property
-    def score_after_offender(self) -> int:
-        return self.after.score(self.offender_side)
-
-    @property
-    def score_after_opponent(self) -> int:
-        return self.after.score(other_side(self.offender_side))
-
-    @property
-    def winner(self) -> Seat | MatchSide | None:
-        if self.after.winner is None:
-            return None
-        return self.offender if self.after.winner == self.offender_side else self.opponent
 
 
 def _seats(table: Table | None, match: Match | None) -> list[Seat] | list[MatchSide]:
@@ -284,14 +230,41 @@ def ruling_record(
         answered_at=timezone.now(), answered_by=entered_by
     )
     if outcome.lines is not None:
-        table_correct(
+        table_lines_replace(
             table=table,
             lines=outcome.lines,
             reason=_reason(outcome, table),
             user=entered_by,
             source=CardLine.Source.RULING,
         )
+    ruling_audit(ruling, outcome, where=f"game {table.game.number} table {table.number}")
     return ruling
+
+
+def ruling_audit(
+    ruling: Ruling, outcome: RulingOutcome, *, where: str, action: str = "ruling_record"
+) -> None:
+    """The ruling's row in the event's history (one per ruling, at a table or in a match)."""
+    game = ruling.table.game if ruling.table_id else None
+    audit_record(
+        event=ruling.event,
+        actor=ruling.entered_by,
+        kind=Kind.RULINGS,
+        action=action,
+        summary=f"Ruling, {where}: {outcome.infraction.name} by "
+        f"{outcome.offender.entry.player.name}"
+        + (f"; {outcome.winner.entry.player.name} wins the game" if outcome.winner else ""),
+        before={
+            "offender": outcome.score_before_offender,
+            "opponent": outcome.score_before_opponent,
+        },
+        after={
+            "offender": outcome.score_after_offender,
+            "opponent": outcome.score_after_opponent,
+            "game_over": outcome.winner is not None,
+        },
+        game=game,
+    )
 
 
 def ruling_save(

@@ -2,7 +2,7 @@
 
 A ruling in a match applies to the match's current game (opened as a first report opens it).
 When it ends the game, the engine's winner and lines settle the game through
-``match_game_correct``, so the match score, the decision and the bracket move as for a
+``match_game_settle``, so the match score, the decision and the bracket move as for a
 reported game. Each write holds the match row's lock.
 """
 
@@ -11,8 +11,9 @@ from __future__ import annotations
 from django.db import transaction
 
 from tournaments.models import Match, MatchLine, Ruling
-from tournaments.services.playoffs_matches import match_game_correct, match_game_current
-from tournaments.services.rulings import ruling_check_and_save
+from tournaments.services.playoffs_corrections import match_game_settle
+from tournaments.services.playoffs_matches import match_game_current
+from tournaments.services.rulings import ruling_audit, ruling_check_and_save
 
 
 @transaction.atomic
@@ -52,8 +53,9 @@ def ruling_record_in_match(
         winner = outcome.winner
         loser = outcome.offender if winner is outcome.opponent else outcome.opponent
         won_line, lost_line = outcome.lines[winner.pk], outcome.lines[loser.pk]
-        ruling.match_game = match_game_correct(
-            match_game=game,
+        ruling.match_game = match_game_settle(
+            match=match,
+            game=game,
             winner_entry=winner.entry,
             spread=won_line.plus,
             reason=(
@@ -64,4 +66,7 @@ def ruling_record_in_match(
             source=MatchLine.Source.RULING,
             lines=(won_line, lost_line),
         )
+    ruling_audit(
+        ruling, outcome, where=f"{match}, game {game.number}", action="ruling_record_in_match"
+    )
     return ruling

@@ -19,18 +19,15 @@ from scoring import simulate_game
 from scoring.games import CardLine as EngineLine
 from tournaments.models import Event, EventRole, Game, Job, Match, Table
 from tournaments.selectors.results import current_lines
+from tournaments.services.corrections import table_correct, table_cross_check
 from tournaments.services.entries import Registration, entry_register
 from tournaments.services.errors import ServiceError
 from tournaments.services.events import event_close_registration, event_create
 from tournaments.services.pairings import game_pairings_request, game_publish
 from tournaments.services.playoffs import playoff_build_request
 from tournaments.services.playoffs_matches import match_game_report
-from tournaments.services.results import (
-    card_line_report,
-    game_close,
-    table_correct,
-    table_cross_check,
-)
+from tournaments.services.results import card_line_report, game_close
+from tournaments.services.roles import event_role_grant
 from tournaments.services.rulings import ruling_record
 
 FIRST = (
@@ -108,9 +105,11 @@ def event_simulate(
     )  # fmt: skip
     report = SimulationReport(event=event)
     for player_name in player_names(players, rng):
-        entry_register(event=event, registration=Registration(name=player_name), check_in=True)
-    event_close_registration(event=event)
-    judges = _judges(event, seed)
+        entry_register(
+            event=event, registration=Registration(name=player_name), check_in=True, user=director
+        )
+    event_close_registration(event=event, user=director)
+    judges = _judges(event, seed, director)
     last = games if stop_after_game is None else min(games, stop_after_game)
     for number in range(1, last + 1):
         _play_game(event, number, director, rng, report, judges, disagree_every, rulings)
@@ -120,11 +119,13 @@ def event_simulate(
     return report
 
 
-def _judges(event: Event, seed: int) -> list:
+def _judges(event: Event, seed: int, director) -> list:
     users = []
     for n in (1, 2):
         user, _ = get_user_model().objects.get_or_create(username=f"judge{n}-sim{seed}")
-        EventRole.objects.get_or_create(event=event, user=user, role=EventRole.Role.JUDGE)
+        event_role_grant(
+            event=event, actor=director, person=user.username, role=EventRole.Role.JUDGE
+        )
         users.append(user)
     return users
 
@@ -134,7 +135,7 @@ def _play_game(event, number, director, rng, report, judges, disagree_every, rul
     job.refresh_from_db()
     if job.status == Job.Status.FAILED:
         raise ServiceError(f"Pairing game {number} failed: {job.error}")
-    game = game_publish(game=Game.objects.get(event=event, number=number))
+    game = game_publish(game=Game.objects.get(event=event, number=number), user=director)
     tables = list(game.tables.order_by("number"))
     with transaction.atomic():  # one standings job for the whole game
         for table in tables:
@@ -145,7 +146,7 @@ def _play_game(event, number, director, rng, report, judges, disagree_every, rul
             disagree = rng.randrange(disagree_every) == 0
             report.disagreements += disagree
             _report_table(table, rng, disagree)
-    game_close(game=game)
+    game_close(game=game, user=director)
     for table in game.tables.filter(status=Table.Status.FLAGGED):
         _settle(table, director)
     report.games_played += 1

@@ -118,6 +118,12 @@ def standings_recompute(
         return _snapshot(event, job)
 
 
+def standings_snapshot_now(*, event: Event, job: Job | None = None) -> dict[str, Any]:
+    """Store the standings as they are this moment, in the caller's transaction (which holds
+    the event's lock): after a correction post-cut, the pages must agree at once."""
+    return _snapshot(event, job)
+
+
 def _snapshot(event: Event, job: Job | None) -> dict[str, Any]:
     standings, line_count = _compute(event)
     rows = [dict(vars(row)) for row in standings.rows]

@@ -6,13 +6,15 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from tournaments.models import Game
 from tournaments.selectors.events import event_get_for_director
-from tournaments.selectors.games import game_get, game_get_for_viewer, game_pairings
+from tournaments.selectors.games import game_get_for_director, game_get_for_viewer, game_pairings
 from tournaments.services import pairings as pairing_services
 from tournaments.services.errors import ServiceError
+from tournaments.views.confirm import Confirmation, confirm_page, confirmed
 
 
 @login_required
@@ -28,35 +30,48 @@ def game_pair(request, event_id: int, number: int):
     return redirect("game-detail", event_id=event.pk, number=number)
 
 
-def _director_game_action(request, event_id: int, number: int, action, done: str):
-    event = event_get_for_director(event_id=event_id, user=request.user)
-    game = game_get(event=event, number=number)
-    if game is None:
-        raise Http404("No such game.")
+def _game_action(request, game, action, done: str, *, to: str = "game-detail"):
     try:
-        action(game=game)
+        action(game=game, user=request.user)
     except ServiceError as exc:
         messages.error(request, exc.message)
     else:
-        messages.success(request, done.format(number=number))
-    return redirect("game-detail", event_id=event.pk, number=number)
+        messages.success(request, done.format(number=game.number))
+    return redirect(to, event_id=game.event_id, number=game.number)
 
 
 @login_required
 @require_POST
 def game_publish(request, event_id: int, number: int):
-    return _director_game_action(
-        request, event_id, number, pairing_services.game_publish, "Game {number} is published."
-    )
+    game = game_get_for_director(event_id=event_id, number=number, user=request.user)
+    return _game_action(request, game, pairing_services.game_publish, "Game {number} is published.")
 
 
 @login_required
-@require_POST
 def game_repair(request, event_id: int, number: int):
-    def repair(*, game):
-        pairing_services.game_repair(game=game, user=request.user)
-
-    return _director_game_action(request, event_id, number, repair, "Re-pairing game {number}.")
+    game = game_get_for_director(event_id=event_id, number=number, user=request.user)
+    if confirmed(request):
+        return _game_action(
+            request, game, pairing_services.game_repair, "Re-pairing game {number}."
+        )
+    published = game.status == Game.Status.PUBLISHED
+    return confirm_page(
+        request,
+        Confirmation(
+            title=f"Re-pair game {game.number}?",
+            question=f"Every table of game {game.number} is thrown away and the game is paired "
+            "again with a new draw.",
+            details=[
+                "Players who already found their table will have to look again."
+                if published
+                else "Nobody has seen this draft yet.",
+                "It is refused once a result is reported or a judge is called in this game.",
+            ],
+            action_label=f"Yes, re-pair game {game.number}",
+            cancel_url=reverse("game-detail", args=[game.event_id, game.number]),
+        ),
+        event=game.event,
+    )
 
 
 def game_detail(request, event_id: int, number: int):

@@ -167,7 +167,7 @@ def money(request, event_id: int):
         form = MoneyForm(request.POST, bands=bands)
         if form.is_valid():
             try:
-                event_money_update(event=event, **form.settings())
+                event_money_update(event=event, user=request.user, **form.settings())
             except ServiceError as exc:
                 form.add_error(None, exc.message)
             else:
@@ -212,7 +212,7 @@ def _money_display(table) -> dict:
 def money_adjust(request, event_id: int):
     event = event_get_for_director(event_id=event_id, user=request.user)
     if request.POST.get("clear"):
-        dropped = payout_adjustments_clear(event=event)
+        dropped = payout_adjustments_clear(event=event, user=request.user)
         messages.success(request, f"{dropped} adjustment(s) removed: the payouts are as computed.")
         return redirect("event-money", event_id=event.pk)
     form = AdjustForm(request.POST)
@@ -221,7 +221,7 @@ def money_adjust(request, event_id: int):
         return redirect("event-money", event_id=event.pk)
     key, amount = form.cleaned_data["key"], form.cleaned_data["amount"]
     try:
-        payout_set_by_hand(event=event, key=key, cents_each=_cents(amount))
+        payout_set_by_hand(event=event, key=key, cents_each=_cents(amount), user=request.user)
     except ServiceError as exc:
         messages.error(request, exc.message)
     else:

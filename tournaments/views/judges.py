@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST
 
 from scoring.rulings import CATALOGUE
 from tournaments.models import Match
+from tournaments.selectors.people import person_name
 from tournaments.selectors.players import entry_get_by_token
 from tournaments.selectors.results import entry_current_seat
 from tournaments.selectors.rulings import (
@@ -32,8 +33,9 @@ from tournaments.selectors.rulings import (
 )
 from tournaments.services.errors import ServiceError
 from tournaments.services.judge_calls import judge_call_answer, judge_call_create
-from tournaments.services.rulings import MatchSide, ruling_preview, ruling_record
+from tournaments.services.rulings import ruling_preview, ruling_record
 from tournaments.services.rulings_match import ruling_record_in_match
+from tournaments.services.rulings_outcome import MatchSide
 
 NUMBER = {"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"}
 CARDS = {
@@ -93,7 +95,7 @@ class RulingForm(forms.Form):
         self.fields["offender"].choices = [(s.entry_id, s.entry.player.name) for s in seats]
         judges = self.fields["judges"]
         judges.queryset = event_judges(event=event)
-        judges.label_from_instance = lambda user: user.get_full_name() or user.get_username()
+        judges.label_from_instance = person_name
 
     def ruling_kwargs(self) -> dict:
         data = dict(self.cleaned_data)

@@ -25,12 +25,13 @@ from tournaments.selectors.playoffs import (
 )
 from tournaments.services.errors import ServiceError
 from tournaments.services.playoffs import playoff_build_request
-from tournaments.services.playoffs_matches import (
+from tournaments.services.playoffs_corrections import (
     match_clock_start,
-    match_forfeits_apply,
+    match_clock_stop,
     match_game_correct,
-    match_game_report,
+    match_game_void,
 )
+from tournaments.services.playoffs_matches import match_forfeits_apply, match_game_report
 from tournaments.views.player import ReportForm
 
 REFRESH_SECONDS = 20
@@ -44,6 +45,10 @@ class CorrectionForm(forms.Form):
     def __init__(self, *args, match, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["winner"].choices = _players(match)
+
+
+class VoidForm(forms.Form):
+    reason = forms.CharField(max_length=300, label="Why is this game void")
 
 
 class ClockForm(forms.Form):
@@ -93,15 +98,27 @@ def match_detail(request, event_id: int, match_id: int):
     return _match_page(request, match)
 
 
-def _match_page(request, match, *, clock_form=None, correction_form=None, status=200):
+def _match_page(request, match, *, clock_form=None, forms_for=None, status=200):
+    """The match page; ``forms_for`` is (game number, correction form, void form) refused."""
     games = match_games(match=match)
+    refused_number, refused_correction, refused_void = forms_for or (None, None, None)
+    editable = [
+        (
+            game,
+            refused_correction if game.number == refused_number and refused_correction else
+            CorrectionForm(match=match, prefix=f"g{game.number}"),
+            refused_void if game.number == refused_number and refused_void else
+            VoidForm(prefix=f"v{game.number}"),
+        )
+        for game in games
+        if game.status != "void"
+    ]  # fmt: skip
     context = {
         "event": match.playoff.event,
         "match": match,
         "games": games,
-        "flagged": [g for g in games if g.status == "flagged"],
+        "editable": editable,
         "clock_form": clock_form or ClockForm(match=match),
-        "correction_form": correction_form or CorrectionForm(match=match),
     }
     return render(request, "tournaments/playoffs/match_detail.html", context, status=status)
 
@@ -124,12 +141,30 @@ def match_clock(request, event_id: int, match_id: int):
 
 @login_required
 @require_POST
-def match_game_correction(request, event_id: int, match_id: int, number: int):
+def match_clock_stop_view(request, event_id: int, match_id: int):
+    match = match_get_for_director(event_id=event_id, match_id=match_id, user=request.user)
+    try:
+        match_clock_stop(match=match, user=request.user)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, "The no-show clock is stopped. Start it again if needed.")
+    return redirect("match-detail", event_id=event_id, match_id=match_id)
+
+
+def _match_game(request, event_id: int, match_id: int, number: int):
     match = match_get_for_director(event_id=event_id, match_id=match_id, user=request.user)
     game = match.games.filter(number=number).first()
     if game is None:
         raise Http404("No such game.")
-    form = CorrectionForm(request.POST, match=match)
+    return match, game
+
+
+@login_required
+@require_POST
+def match_game_correction(request, event_id: int, match_id: int, number: int):
+    match, game = _match_game(request, event_id, match_id, number)
+    form = CorrectionForm(request.POST, match=match, prefix=f"g{number}")
     if form.is_valid():
         data = form.cleaned_data
         try:
@@ -144,7 +179,22 @@ def match_game_correction(request, event_id: int, match_id: int, number: int):
             return redirect("match-detail", event_id=event_id, match_id=match_id)
         except ServiceError as exc:
             form.add_error("margin" if exc.field == "margin" else None, exc.message)
-    return _match_page(request, match, correction_form=form, status=400)
+    return _match_page(request, match, forms_for=(number, form, None), status=400)
+
+
+@login_required
+@require_POST
+def match_game_void_view(request, event_id: int, match_id: int, number: int):
+    match, game = _match_game(request, event_id, match_id, number)
+    form = VoidForm(request.POST, prefix=f"v{number}")
+    if form.is_valid():
+        try:
+            match_game_void(match_game=game, reason=form.cleaned_data["reason"], user=request.user)
+            messages.success(request, f"Game {number} is void: it counts for nobody.")
+            return redirect("match-detail", event_id=event_id, match_id=match_id)
+        except ServiceError as exc:
+            form.add_error(None, exc.message)
+    return _match_page(request, match, forms_for=(number, None, form), status=400)
 
 
 @require_POST

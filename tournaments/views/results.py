@@ -8,23 +8,29 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from scoring.games import CardLine as EngineLine
-from tournaments.models import CardLine, EventRole, Table
-from tournaments.selectors.events import event_get_for_director, event_roles
-from tournaments.selectors.games import game_get
+from tournaments.models import EventRole, Seat, Table
+from tournaments.selectors.events import event_roles
+from tournaments.selectors.games import game_get, game_get_for_director
 from tournaments.selectors.results import (
-    current_lines,
     event_get_for_staff,
     flagged_tables,
     game_board,
     staff_line_source,
+    table_detail_of,
     table_get_for_staff,
-    table_history,
 )
 from tournaments.services import results as result_services
+from tournaments.services.corrections import (
+    table_correct,
+    table_cross_check,
+    table_paper_line_enter,
+)
 from tournaments.services.errors import ServiceError
+from tournaments.views.confirm import Confirmation, confirm_page, confirmed
 
 
 class PaperLineForm(forms.Form):
@@ -34,29 +40,47 @@ class PaperLineForm(forms.Form):
 
 
 class CorrectionForm(forms.Form):
-    reason = forms.CharField(max_length=300, widget=forms.TextInput, label="Why")
+    """Both players' lines as they stand (verified, else as reported), ready to change."""
 
-    def __init__(self, *args, seats, **kwargs):
+    reason = forms.CharField(max_length=300, widget=forms.TextInput, label="Why")
+    rebuild_bracket = forms.BooleanField(
+        required=False,
+        label="Rebuild the playoff bracket with this correction",
+        help_text="Only if the correction changes who qualifies, a seed or the high "
+        "non-qualifier, and no playoff game is reported yet.",
+    )
+
+    def __init__(self, *args, seats, current, verified, **kwargs):
         super().__init__(*args, **kwargs)
-        self.seats = seats
+        self.seats, self.verified = seats, verified
         for seat in seats:
+            line = current.get(seat.pk)
             for part in ("game_points", "plus", "minus"):
                 self.fields[f"{part}_{seat.position}"] = forms.IntegerField(
                     min_value=0,
-                    initial=0,
-                    label=f"{seat.entry.player.name}: {part.replace('_', ' ')}",
+                    max_value=1000,
+                    initial=getattr(line, part, 0),
+                    label=part.replace("_", " ").capitalize(),
+                    widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
                 )
+        self.order_fields([n for n in self.fields if n not in ("reason", "rebuild_bracket")])
+
+    def by_seat(self) -> list[tuple[Seat, list]]:
+        """Each player's three boxes together, for the page."""
+        parts = ("game_points", "plus", "minus")
+        return [(s, [self[f"{part}_{s.position}"] for part in parts]) for s in self.seats]
 
     def lines(self) -> dict[int, EngineLine]:
+        """The lines to store: every seat whose verified line this would change (a seat left
+        as verified is not sent, so the engine's refusal names the line that was changed)."""
         data = self.cleaned_data
-        return {
-            seat.pk: EngineLine(
-                data[f"game_points_{seat.position}"],
-                data[f"plus_{seat.position}"],
-                data[f"minus_{seat.position}"],
-            )
-            for seat in self.seats
-        }
+        changed = {}
+        for seat in self.seats:
+            parts = [data[f"{part}_{seat.position}"] for part in ("game_points", "plus", "minus")]
+            now = self.verified.get(seat.pk)
+            if now is None or parts != [now.game_points, now.plus, now.minus]:
+                changed[seat.pk] = EngineLine(*parts)
+        return changed
 
 
 @login_required
@@ -80,20 +104,25 @@ def board(request, event_id: int, number: int):
     return render(request, "tournaments/results/board.html", context)
 
 
-def _director_game(request, event_id: int, number: int):
-    event = event_get_for_director(event_id=event_id, user=request.user)
-    game = game_get(event=event, number=number)
-    if game is None:
-        raise Http404("No such game.")
-    return game
-
-
 @login_required
-@require_POST
 def close(request, event_id: int, number: int):
-    game = _director_game(request, event_id, number)
+    game = game_get_for_director(event_id=event_id, number=number, user=request.user)
+    if not confirmed(request):
+        waiting = sum(row.state != "verified" for row in game_board(game=game))
+        return confirm_page(
+            request,
+            Confirmation(
+                title=f"Close game {game.number}?",
+                question=f"Players can no longer report game {game.number}. The {waiting} "
+                "table(s) without agreeing cards go to a cross-checker.",
+                details=["Close a game when play is over and the room has moved on."],
+                action_label=f"Yes, close game {game.number}",
+                cancel_url=reverse("game-board", args=[event_id, number]),
+            ),
+            event=game.event,
+        )
     try:
-        flagged = result_services.game_close(game=game)
+        flagged = result_services.game_close(game=game, user=request.user)
     except ServiceError as exc:
         messages.error(request, exc.message)
     else:
@@ -106,25 +135,32 @@ def close(request, event_id: int, number: int):
 @login_required
 @require_POST
 def remind(request, event_id: int, number: int):
-    game = _director_game(request, event_id, number)
-    count = result_services.game_remind_unreported(game=game)
+    game = game_get_for_director(event_id=event_id, number=number, user=request.user)
+    count = result_services.game_remind_unreported(game=game, user=request.user)
     messages.success(request, f"Reminded {count} player(s) who have not reported.")
     return redirect("game-board", event_id=event_id, number=number)
 
 
 def _table_context(table: Table, **forms_):
-    seats = list(table.seats.select_related("entry__player").order_by("position"))
-    reported = current_lines(table=table, kind=CardLine.Kind.REPORTED)
-    verified = current_lines(table=table, kind=CardLine.Kind.VERIFIED)
+    detail = table_detail_of(table=table)
     return {
         "table": table,
         "game": table.game,
         "event": table.game.event,
-        "seats": [(s, reported.get(s.pk), verified.get(s.pk)) for s in seats],
-        "history": table_history(table=table),
+        "detail": detail,
+        "seats": [(s.seat, s.reported, s.verified) for s in detail.seats],
+        "history": detail.history,
+        "post_cut": detail.post_cut,
         "paper_form": forms_.get("paper_form") or PaperLineForm(),
-        "correction_form": forms_.get("correction_form") or CorrectionForm(seats=seats),
+        "correction_form": forms_.get("correction_form") or _correction_form(detail),
     }
+
+
+def _correction_form(detail, data=None) -> CorrectionForm:
+    seats = [s.seat for s in detail.seats]
+    current = {s.seat.pk: s.current for s in detail.seats}
+    verified = {s.seat.pk: s.verified for s in detail.seats if s.verified}
+    return CorrectionForm(data, seats=seats, current=current, verified=verified)
 
 
 @login_required
@@ -151,15 +187,13 @@ def paper_line(request, event_id: int, number: int, table_number: int):
     def enter(table):
         form = PaperLineForm(request.POST)
         if form.is_valid():
-            seat = table.seats.filter(position=form.cleaned_data["position"]).first()
-            source = staff_line_source(event=table.game.event, user=request.user)
             try:
-                result_services.card_line_report(
-                    seat=seat,
+                table_paper_line_enter(
+                    table=table,
+                    position=form.cleaned_data["position"],
                     won=form.cleaned_data["result"] == "won",
                     spread=form.cleaned_data["margin"],
                     user=request.user,
-                    source=source,
                 )
             except ServiceError as exc:
                 form.add_error(
@@ -179,7 +213,7 @@ def paper_line(request, event_id: int, number: int, table_number: int):
 def cross_check(request, event_id: int, number: int, table_number: int):
     def settle(table):
         try:
-            cases = result_services.table_cross_check(table=table, user=request.user)
+            cases = table_cross_check(table=table, user=request.user)
         except ServiceError as exc:
             messages.error(request, exc.message)
         else:
@@ -192,19 +226,21 @@ def cross_check(request, event_id: int, number: int, table_number: int):
 @require_POST
 def correct(request, event_id: int, number: int, table_number: int):
     def apply(table):
-        seats = list(table.seats.select_related("entry__player").order_by("position"))
-        form = CorrectionForm(request.POST, seats=seats)
-        if form.is_valid():
+        form = _correction_form(table_detail_of(table=table), request.POST)
+        if form.is_valid() and not form.lines():
+            form.add_error(None, "Nothing was changed: change a line, or go back.")
+        elif form.is_valid():
             try:
-                result_services.table_correct(
+                table_correct(
                     table=table,
                     lines=form.lines(),
                     reason=form.cleaned_data["reason"],
                     user=request.user,
                     source=staff_line_source(event=table.game.event, user=request.user),
+                    rebuild_bracket=form.cleaned_data["rebuild_bracket"],
                 )
             except ServiceError as exc:
-                form.add_error(None, exc.message)
+                form.add_error(exc.field if exc.field in form.fields else None, exc.message)
             else:
                 messages.success(request, "Correction saved; the old lines are kept.")
                 return None

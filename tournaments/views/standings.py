@@ -10,18 +10,16 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from tournaments.models import EventRole
+from tournaments.models import EventRole, Playoff
 from tournaments.selectors.events import (
     entries_of_event,
-    entry_get_for_director,
     event_get_for_director,
     event_get_for_viewer,
     event_roles,
 )
 from tournaments.selectors.results import standings_table
-from tournaments.services.entries import entry_token_revoke
+from tournaments.services.corrections import tie_playoff_record
 from tournaments.services.errors import ServiceError
-from tournaments.services.results import tie_playoff_record
 
 
 class PlayoffForm(forms.Form):
@@ -36,7 +34,12 @@ def standings(request, event_id: int):
     return render(
         request,
         "tournaments/results/standings.html",
-        {"event": event, "standings": table, "is_director": is_director},
+        {
+            "event": event,
+            "standings": table,
+            "is_director": is_director,
+            "post_cut": Playoff.objects.filter(event=event).exists(),
+        },
     )
 
 
@@ -55,6 +58,7 @@ def tie_playoff(request, event_id: int):
                 winner=entries[form.cleaned_data["winner"]],
                 loser=entries[form.cleaned_data["loser"]],
                 user=request.user,
+                rebuild_bracket=bool(request.POST.get("rebuild_bracket")),
             )
         except ServiceError as exc:
             messages.error(request, exc.message)
@@ -79,12 +83,3 @@ def scorecards(request, event_id: int):
         "tournaments/results/scorecards.html",
         {"event": event, "cards": cards, "games": range(1, event.qualifying_games + 1)},
     )
-
-
-@login_required
-@require_POST
-def revoke_link(request, entry_id: int):
-    entry = entry_get_for_director(entry_id=entry_id, user=request.user)
-    entry_token_revoke(entry=entry)
-    messages.success(request, f"{entry.player.name}'s old link no longer works; print a new card.")
-    return redirect("event-manage", event_id=entry.event_id)

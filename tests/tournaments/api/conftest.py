@@ -68,7 +68,7 @@ def make_event(director):
     def make(players: int, **settings):
         event = EventFactory(director=director, **settings)
         EntryFactory.create_batch(players, event=event)
-        return event_close_registration(event=event)
+        return event_close_registration(event=event, user=director)
 
     return make
 

@@ -47,7 +47,7 @@ def open_event(director):
 def playing_event(director, django_capture_on_commit_callbacks):
     event = EventFactory(director=director, qualifying_games=3)
     EntryFactory.create_batch(4, event=event)
-    event_close_registration(event=event)
+    event_close_registration(event=event, user=director)
     with django_capture_on_commit_callbacks(execute=True):
         client_for(director).post(f"/api/v1/events/{event.pk}/games/1/pair/")
     return event, event.entries.first()

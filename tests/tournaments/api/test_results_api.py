@@ -19,7 +19,7 @@ from tournaments.models import (
     Table,
     TiePlayoff,
 )
-from tournaments.services.entries import entry_token_revoke
+from tournaments.services.links import entry_token_revoke
 from tournaments.services.results import card_line_report, game_close
 
 pytestmark = pytest.mark.django_db
@@ -171,7 +171,7 @@ def test_an_unknown_or_revoked_link_is_not_found(event_in_play, anonymous):
     event = event_in_play(10)
     _, a, _ = _table(event)
     old_url = _report_url(a)
-    entry_token_revoke(entry=a.entry)
+    entry_token_revoke(entry=a.entry, user=event.director)
     for url in (old_url, f"{API}/report/not-a-real-link/"):
         assert anonymous.get(url).status_code == 404
         assert anonymous.post(url, {"result": "won", "margin": 5}).status_code == 404
@@ -431,7 +431,7 @@ def event_for(event_in_play):
         card_line_report(seat=a, won=True, spread=20)
         card_line_report(seat=b, won=True, spread=25)
         if path.endswith("cross-check/"):
-            game_close(game=Game.objects.get(event=event, number=1))
+            game_close(game=Game.objects.get(event=event, number=1), user=event.director)
         return event
 
     return make

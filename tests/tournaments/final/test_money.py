@@ -19,6 +19,7 @@ def _set_money(event, pool=None, percents=PERCENTS):
     # 20 entrants at $20 less $1 sanctioning each: a fund of $380.
     event_money_update(
         event=event,
+        user=event.director,
         entry_fee_cents=2000,
         sanctioning_fee_cents=100,
         payout_percents=percents,
@@ -79,16 +80,16 @@ def test_payouts_appear_on_the_results_and_in_the_csv(client, finished_main):
 def test_a_payout_set_by_hand_is_stored_and_checked_against_the_fund(finished_main):
     event = _set_money(finished_main())
     with pytest.raises(ServiceError) as refused:
-        payout_set_by_hand(event=event, key="1", cents_each=13600 + 501)
+        payout_set_by_hand(event=event, key="1", cents_each=13600 + 501, user=event.director)
     assert "more than the fund" in refused.value.message
     assert Playoff.objects.get(event=event).payout_adjustments == {}
-    payout_set_by_hand(event=event, key="1", cents_each=13600 + 500)
+    payout_set_by_hand(event=event, key="1", cents_each=13600 + 500, user=event.director)
     assert Playoff.objects.get(event=event).payout_adjustments == {"1": 500}
     table = event_payouts(event=event)
     assert table.payouts.balance == 0
     assert table.by_entry[event.ranked[2].pk] == 14100 + 700
     with pytest.raises(ServiceError, match="No payout line"):
-        payout_set_by_hand(event=event, key="9-16", cents_each=100)
+        payout_set_by_hand(event=event, key="9-16", cents_each=100, user=event.director)
 
 
 def test_settings_that_break_the_core_rules_are_refused(finished_main):

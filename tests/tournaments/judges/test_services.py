@@ -205,7 +205,7 @@ def test_a_failure_while_storing_the_lines_saves_nothing(setup, monkeypatch):
     def broken(**kwargs):
         raise ServiceError("the lines could not be stored", code="broken")
 
-    monkeypatch.setattr("tournaments.services.rulings.table_correct", broken)
+    monkeypatch.setattr("tournaments.services.rulings.table_lines_replace", broken)
     judge_call_create(table=setup.table, entry=setup.a.entry)
     refused(setup, "late_from_lunch")
     assert JudgeCall.objects.get().answered_at is None

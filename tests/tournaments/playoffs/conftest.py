@@ -3,8 +3,9 @@
 import pytest
 
 from tournaments.models import Entry, Game, Table
+from tournaments.services.corrections import tie_playoff_record
 from tournaments.services.pairings import game_pairings_request, game_publish
-from tournaments.services.results import card_line_report, game_close, tie_playoff_record
+from tournaments.services.results import card_line_report, game_close
 from tournaments.services.standings import _compute
 
 
@@ -16,7 +17,7 @@ def play_game(event, number, *, strength):
         spread = 30 - strength[winner.entry_id] * 2 + number % 2  # never a skunk, rarely equal
         card_line_report(seat=winner, won=True, spread=spread)
         card_line_report(seat=loser, won=False, spread=spread)
-    game_close(game=Game.objects.get(event=event, number=number))
+    game_close(game=Game.objects.get(event=event, number=number), user=event.director)
 
 
 def break_cut_ties(event):
@@ -49,7 +50,9 @@ def qualified_event(event_in_play, django_capture_on_commit_callbacks):
                 with django_capture_on_commit_callbacks(execute=True):
                     game_pairings_request(event=event, number=number, user=event.director)
                 with django_capture_on_commit_callbacks(execute=True):
-                    game_publish(game=Game.objects.get(event=event, number=number))
+                    game_publish(
+                        game=Game.objects.get(event=event, number=number), user=event.director
+                    )
             if last_open and number == games:
                 break
             with django_capture_on_commit_callbacks(execute=True):

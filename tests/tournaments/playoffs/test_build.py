@@ -55,14 +55,14 @@ def test_building_twice_creates_nothing_new(qualified_event, django_capture_on_c
     assert Playoff.objects.count() == 1 and Match.objects.count() == 3
     assert PlayoffSeed.objects.count() == 3
     with pytest.raises(ServiceError, match="already built"):
-        playoff_build_request(event=event)
+        playoff_build_request(event=event, user=event.director)
     assert Match.objects.get(round=1, slot=1).best_of == 5  # the default without a setting
 
 
 def test_refused_while_a_game_is_open(qualified_event):
     event = qualified_event(12, 2, last_open=True)
     with pytest.raises(ServiceError, match="Game 2 is not closed") as refused:
-        playoff_build_request(event=event)
+        playoff_build_request(event=event, user=event.director)
     assert refused.value.code == "not_ready"
     with pytest.raises(ServiceError):
         playoff_build(event_id=event.pk)
@@ -78,8 +78,8 @@ def test_refused_while_a_tie_straddles_the_cut(event_in_play, django_capture_on_
         winner, loser = table.seats.order_by("position")
         card_line_report(seat=winner, won=True, spread=10)  # two equal winners
         card_line_report(seat=loser, won=False, spread=10)
-    game_close(game=Game.objects.get(event=event))
+    game_close(game=Game.objects.get(event=event), user=event.director)
     with pytest.raises(ServiceError, match="tied across the cut") as refused:
-        playoff_build_request(event=event)
+        playoff_build_request(event=event, user=event.director)
     assert refused.value.code == "cut_tie"
     assert not Playoff.objects.exists()

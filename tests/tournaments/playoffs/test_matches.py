@@ -9,10 +9,9 @@ from django.utils import timezone
 from tournaments.models import Event, Match, MatchGame, MatchLine, Playoff
 from tournaments.services.errors import ServiceError
 from tournaments.services.playoffs import playoff_build
+from tournaments.services.playoffs_corrections import match_clock_start, match_game_correct
 from tournaments.services.playoffs_matches import (
-    match_clock_start,
     match_forfeits_apply,
-    match_game_correct,
     match_game_report,
     playoff_forfeits_apply_all,
 )
@@ -116,8 +115,11 @@ def test_disagreeing_cards_are_flagged_and_a_director_corrects_them(bracket):
         "A's card misread",
         event.director,
     )
-    with pytest.raises(ServiceError, match="already verified"):
-        match_game_correct(match_game=game, winner_entry=a, spread=5, reason="x", user=None)
+    # A decided game can be corrected again: the winner changes, the old lines stay.
+    match_game_correct(match_game=game, winner_entry=a, spread=5, reason="x", user=None)
+    game.refresh_from_db()
+    assert game.winner_id == a.pk
+    assert lines.filter(kind="verified", current=False).count() == 2
     match_game_report(match=semi, entry=a, won=True, spread=9)  # play goes on with game 2
     assert semi.games.count() == 2
 

@@ -117,11 +117,12 @@ def test_director_corrects_a_flagged_game_on_the_match_page(built, client):
     match_game_report(match=semi, entry=semi.entry_b, won=True, spread=7)
     client.force_login(event.director)
     page = client.get(reverse("match-detail", args=[event.pk, semi.pk])).content.decode()
-    assert "Correct game 1" in page
+    assert "Game 1: the cards disagree" in page
     url = reverse("match-game-correct", args=[event.pk, semi.pk, 1])
-    refused = client.post(url, {"winner": semi.entry_b_id, "margin": 200, "reason": "misread"})
+    fields = {"g1-winner": semi.entry_b_id, "g1-reason": "misread"}
+    refused = client.post(url, {**fields, "g1-margin": 200})
     assert refused.status_code == 400
-    client.post(url, {"winner": semi.entry_b_id, "margin": 9, "reason": "misread"})
+    client.post(url, {**fields, "g1-margin": 9})
     game = MatchGame.objects.get(match=semi)
     assert (game.status, game.winner_id) == ("verified", semi.entry_b_id)
     other = UserFactory()

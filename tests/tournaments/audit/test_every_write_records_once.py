@@ -1,0 +1,425 @@
+"""Every write service a director, cross-checker or judge triggers records exactly one row of
+the event's history. The list below is checked against the services' modules, so a new
+service must either get a scenario here or a stated reason why it records nothing.
+
+A scenario is a tuple built from left to right: the arrangements, then last the action (a
+function of no arguments), so the history is counted between the two."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+
+import pytest
+
+from scoring.games import CardLine as EngineLine
+from tests.factories import EntryFactory, EventFactory, UserFactory
+from tests.tournaments.playoffs.conftest import qualified_event  # noqa: F401  (a fixture)
+from tournaments import services
+from tournaments.models import AuditEntry, Entry, EventRole, Game, JudgeCall, Match, Table
+from tournaments.services import (
+    consolation,
+    corrections,
+    entries,
+    events,
+    judge_calls,
+    links,
+    pairings,
+    playoffs,
+    playoffs_corrections,
+    prizes,
+    results,
+    roles,
+    rulings,
+    rulings_match,
+    withdrawals,
+)
+
+pytestmark = pytest.mark.django_db
+
+# Public functions of tournaments.services that are not a staff action, and why.
+NOT_STAFF_ACTIONS = {
+    "audit_record": "the history's writer itself",
+    "line_state": "formats a line for the history",
+    "consolation_eligible": "reads",
+    "consolation_of": "reads",
+    "consolation_sync_entries": "part of a bracket rebuild, recorded by the correction",
+    "table_lines_replace": "part of a correction or ruling, recorded by its caller",
+    "cut_guard_apply": "part of a correction, recorded by its caller",
+    "playoff_rebuild_refusal": "reads",
+    "csv_upload_text": "reads an upload",
+    "event_create_unaudited": "part of event_create and consolation_create",
+    "settings_state": "formats settings for the history",
+    "health_check_work": "a job's work, no event",
+    "job_enqueue": "starts a job for a service that records the action",
+    "job_run": "runs a job",
+    "jobs_expire_stale": "housekeeping on a schedule, no person acts",
+    "table_check_in_play": "a check",
+    "token_undo_refusal": "a check",
+    "game_pairings_generate": "the pairing job's work (recorded by game_pairings_request)",
+    "best_of_for_round": "reads a setting",
+    "playoff_build": "the bracket job's work (recorded by playoff_build_request)",
+    "playoff_sync": "part of a match result or correction",
+    "seeds_and_matches_create": "part of building or rebuilding the bracket",
+    "match_game_settle": "part of a correction or ruling, recorded by its caller",
+    "forfeits_due": "pure arithmetic",
+    "match_check_in_play": "a check",
+    "match_entry_of": "reads",
+    "match_forfeits_apply": "the no-show clock, started (and recorded) by a director",
+    "match_game_current": "part of a ruling in a match",
+    "match_game_report": "a player's own report: its lines are its record",
+    "match_game_verify": "part of a result",
+    "match_line_for": "pure: a line from a margin",
+    "match_line_save": "part of a result",
+    "match_locked": "takes a lock",
+    "match_rederive": "part of a result or correction",
+    "match_side": "reads",
+    "match_state_of": "reads",
+    "playoff_forfeits_apply_all": "the no-show clock on a schedule",
+    "card_line_preview": "nothing is saved",
+    "card_line_report": "a player's own report: its lines are its record",
+    "card_line_submit": "a player's own report: its lines are its record",
+    "line_replace": "part of a result or correction",
+    "mark_verified": "part of a result or correction",
+    "sit_out_line_create": "part of publishing a game",
+    "check_hand_number": "a check",
+    "ruling_audit": "the rulings' call of audit_record",
+    "ruling_check_and_save": "part of a ruling",
+    "ruling_preview": "nothing is saved",
+    "ruling_save": "part of a ruling",
+    "event_simulate": "a demo: every step goes through the services listed here",
+    "player_names": "pure",
+    "notify_cut_changes": "part of a correction",
+    "standings_qualifiers": "reads",
+    "standings_recompute": "the standings job's work",
+    "standings_request": "starts the standings job",
+    "standings_snapshot_now": "part of a correction after the cut",
+    "entry_rejoin_unaudited": "part of entry_rejoin and entry_register",
+    "entry_state": "formats an entry for the history",
+}
+
+
+def _service_functions() -> set[str]:
+    names = set()
+    for info in pkgutil.iter_modules(services.__path__):
+        module = importlib.import_module(f"tournaments.services.{info.name}")
+        for name, function in inspect.getmembers(module, inspect.isfunction):
+            if function.__module__ == module.__name__ and not name.startswith("_"):
+                names.add(name)
+    return names
+
+
+@pytest.fixture
+def world(event_in_play, qualified_event, django_capture_on_commit_callbacks):  # noqa: F811
+    """Builders for the state each action needs, made through the services."""
+
+    class World:
+        capture = staticmethod(django_capture_on_commit_callbacks)
+
+        @staticmethod
+        def registering():
+            director = UserFactory()
+            event = EventFactory(director=director)
+            EntryFactory.create_batch(10, event=event)
+            event.director = director
+            return event
+
+        @staticmethod
+        def playing():
+            return event_in_play(10, qualifying_games=4)
+
+        @staticmethod
+        def table(event):
+            table = Table.objects.get(game__event=event, game__number=1, number=1)
+            return (table, *table.seats.select_related("entry__player").order_by("position"))
+
+        @staticmethod
+        def judges(event):
+            people = [UserFactory(), UserFactory()]
+            for person in people:
+                EventRole.objects.create(event=event, user=person, role="judge")
+            return people
+
+        @staticmethod
+        def qualified(**settings):
+            return qualified_event(12, 5, **settings)
+
+        @staticmethod
+        def cut(**settings):
+            event = qualified_event(12, 5, **settings)
+            with django_capture_on_commit_callbacks(execute=True):
+                playoffs.playoff_build_request(event=event, user=event.director)
+            return event
+
+        @staticmethod
+        def semi(event):
+            return Match.objects.get(playoff__event=event, round=1, slot=1)
+
+        @staticmethod
+        def money(event):
+            prizes.event_money_update(
+                event=event, user=event.director, entry_fee_cents=2000, sanctioning_fee_cents=0,
+                payout_percents={"1": 50, "2": 30, "3-4": 20}, qualifier_pool={},
+            )  # fmt: skip
+
+    return World
+
+
+def _withdrawn(w):
+    event = w.playing()
+    entry = Entry.objects.filter(event=event).first()
+    withdrawals.entry_withdraw(entry=entry, user=event.director)
+    return event, entry
+
+
+def _flagged(w):
+    event = w.playing()
+    table, a, b = w.table(event)
+    results.card_line_report(seat=a, won=True, spread=20)
+    results.card_line_report(seat=b, won=True, spread=25)
+    results.game_close(game=table.game, user=event.director)
+    return event, table
+
+
+def _paired_next(w):
+    event = w.playing()
+    results.game_close(game=Game.objects.get(event=event, number=1), user=event.director)
+    with w.capture(execute=True):
+        pairings.game_pairings_request(event=event, number=2, user=event.director)
+    return event, Game.objects.get(event=event, number=2)
+
+
+def _decided_semi_game(w):
+    event = w.cut(playoff_best_of=[3])
+    semi = w.semi(event)
+    from tournaments.services.playoffs_matches import match_game_report
+
+    match_game_report(match=semi, entry=semi.entry_a, won=True, spread=12)
+    match_game_report(match=semi, entry=semi.entry_b, won=False, spread=12)
+    return event, semi, semi.games.get(number=1)
+
+
+SCENARIOS = {
+    "event_create": lambda w: (
+        (u := UserFactory()),
+        lambda: events.event_create(user=u, name="New", preset="acc-main"),
+    ),
+    "event_update_settings": lambda w: (
+        (e := w.registering()),
+        lambda: events.event_update_settings(event=e, user=e.director, qualifying_games=7),
+    ),
+    "event_close_registration": lambda w: (
+        (e := w.registering()),
+        lambda: events.event_close_registration(event=e, user=e.director),
+    ),
+    "entry_register": lambda w: (
+        (e := w.registering()),
+        lambda: entries.entry_register(
+            event=e, registration=entries.Registration(name="New One"), user=e.director
+        ),
+    ),
+    "entries_import_csv": lambda w: (
+        (e := w.registering()),
+        lambda: entries.entries_import_csv(event=e, text="name\nA\nB\n", user=e.director),
+    ),
+    "entry_check_in": lambda w: (
+        (e := w.registering()),
+        lambda: entries.entry_check_in(
+            entry=EntryFactory(event=e, status="registered"), user=e.director
+        ),
+    ),
+    "entry_withdraw": lambda w: (
+        (e := w.playing()),
+        lambda: withdrawals.entry_withdraw(entry=e.entries.first(), user=e.director),
+    ),
+    "entry_rejoin": lambda w: (
+        (pair := _withdrawn(w)),
+        lambda: withdrawals.entry_rejoin(entry=pair[1], user=pair[0].director),
+    ),
+    "entry_token_revoke": lambda w: (
+        (e := w.playing()),
+        lambda: links.entry_token_revoke(entry=e.entries.first(), user=e.director),
+    ),
+    "entry_token_restore": lambda w: (
+        (e := w.playing()),
+        links.entry_token_revoke(entry=e.entries.first(), user=e.director),
+        lambda: links.entry_token_restore(entry=e.entries.first(), user=e.director),
+    ),
+    "event_role_grant": lambda w: (
+        (e := w.registering()),
+        (u := UserFactory()),
+        lambda: roles.event_role_grant(event=e, actor=e.director, person=u.username, role="judge"),
+    ),
+    "event_role_revoke": lambda w: (
+        (e := w.registering()),
+        (g := EventRole.objects.create(event=e, user=UserFactory(), role="judge")),
+        lambda: roles.event_role_revoke(event=e, actor=e.director, grant_id=g.pk),
+    ),
+    "game_pairings_request": lambda w: (
+        (e := w.playing()),
+        results.game_close(game=Game.objects.get(event=e, number=1), user=e.director),
+        lambda: pairings.game_pairings_request(event=e, number=2, user=e.director),
+    ),
+    "game_publish": lambda w: (
+        (p := _paired_next(w)),
+        lambda: pairings.game_publish(game=p[1], user=p[0].director),
+    ),
+    "game_repair": lambda w: (
+        (p := _paired_next(w)),
+        lambda: pairings.game_repair(game=p[1], user=p[0].director),
+    ),
+    "game_close": lambda w: (
+        (e := w.playing()),
+        lambda: results.game_close(game=Game.objects.get(event=e, number=1), user=e.director),
+    ),
+    "game_remind_unreported": lambda w: (
+        (e := w.playing()),
+        lambda: results.game_remind_unreported(
+            game=Game.objects.get(event=e, number=1), user=e.director
+        ),
+    ),
+    "table_paper_line_enter": lambda w: (
+        (e := w.playing()),
+        lambda: corrections.table_paper_line_enter(
+            table=w.table(e)[0], position=1, won=True, spread=9, user=e.director
+        ),
+    ),
+    "table_correct": lambda w: (
+        (e := w.playing()),
+        (t := w.table(e)),
+        lambda: corrections.table_correct(
+            table=t[0],
+            lines={t[1].pk: EngineLine(2, 9, 0), t[2].pk: EngineLine(0, 0, 9)},
+            reason="paper",
+            user=e.director,
+            source="director",
+        ),
+    ),  # fmt: skip
+    "table_cross_check": lambda w: (
+        (f := _flagged(w)),
+        lambda: corrections.table_cross_check(table=f[1], user=f[0].director),
+    ),
+    "tie_playoff_record": lambda w: (
+        (e := w.playing()),
+        (t := w.table(e)),
+        lambda: corrections.tie_playoff_record(
+            event=e, winner=t[1].entry, loser=t[2].entry, user=e.director
+        ),
+    ),
+    "judge_call_create": lambda w: (
+        (e := w.playing()),
+        lambda: judge_calls.judge_call_create(table=w.table(e)[0], user=e.director),
+    ),
+    "judge_call_answer": lambda w: (
+        (e := w.playing()),
+        (c := judge_calls.judge_call_create(table=w.table(e)[0], entry=w.table(e)[1].entry)),
+        lambda: judge_calls.judge_call_answer(call=c, user=w.judges(e)[0]),
+    ),
+    "ruling_record": lambda w: (
+        (e := w.playing()),
+        (t := w.table(e)),
+        (j := w.judges(e)),
+        lambda: rulings.ruling_record(
+            table=t[0],
+            code="renege",
+            offender_entry=t[1].entry,
+            score_before_offender=50,
+            score_before_opponent=40,
+            judges=j,
+            entered_by=j[0],
+            reneged_cards=1,
+        ),
+    ),  # fmt: skip
+    "ruling_record_in_match": lambda w: (
+        (e := w.cut()),
+        (j := w.judges(e)),
+        lambda: rulings_match.ruling_record_in_match(
+            match=w.semi(e),
+            code="renege",
+            offender_entry=w.semi(e).entry_a,
+            score_before_offender=50,
+            score_before_opponent=40,
+            judges=j,
+            entered_by=j[0],
+            reneged_cards=1,
+        ),
+    ),  # fmt: skip
+    "playoff_build_request": lambda w: (
+        (e := w.qualified()),
+        lambda: playoffs.playoff_build_request(event=e, user=e.director),
+    ),
+    "match_clock_start": lambda w: (
+        (e := w.cut()),
+        lambda: playoffs_corrections.match_clock_start(
+            match=w.semi(e), absent=w.semi(e).entry_b, user=e.director
+        ),
+    ),
+    "match_clock_stop": lambda w: (
+        (e := w.cut()),
+        playoffs_corrections.match_clock_start(
+            match=w.semi(e), absent=w.semi(e).entry_b, user=e.director
+        ),
+        lambda: playoffs_corrections.match_clock_stop(match=w.semi(e), user=e.director),
+    ),
+    "match_game_correct": lambda w: (
+        (d := _decided_semi_game(w)),
+        lambda: playoffs_corrections.match_game_correct(
+            match_game=d[2], winner_entry=d[1].entry_b, spread=9, reason="x", user=d[0].director
+        ),
+    ),
+    "match_game_void": lambda w: (
+        (d := _decided_semi_game(w)),
+        lambda: playoffs_corrections.match_game_void(
+            match_game=d[2], reason="x", user=d[0].director
+        ),
+    ),
+    "consolation_create": lambda w: (
+        (e := w.cut(preset="acc-main")),
+        lambda: consolation.consolation_create(main_event=e, user=e.director),
+    ),
+    "event_money_update": lambda w: (
+        (e := w.cut()),
+        lambda: w.money(e),
+    ),
+    "payout_set_by_hand": lambda w: (
+        (e := w.cut()),
+        w.money(e),
+        lambda: prizes.payout_set_by_hand(event=e, key="2", cents_each=100, user=e.director),
+    ),
+    "payout_adjustments_clear": lambda w: (
+        (e := w.cut()),
+        w.money(e),
+        prizes.payout_set_by_hand(event=e, key="2", cents_each=100, user=e.director),
+        lambda: prizes.payout_adjustments_clear(event=e, user=e.director),
+    ),
+}
+
+
+def test_every_service_is_a_scenario_or_has_a_reason():
+    services_now = _service_functions()
+    unlisted = services_now - set(SCENARIOS) - set(NOT_STAFF_ACTIONS)
+    assert not unlisted, f"say whether these record history: {sorted(unlisted)}"
+    stale = (set(SCENARIOS) | set(NOT_STAFF_ACTIONS)) - services_now
+    assert not stale, f"no longer services: {sorted(stale)}"
+
+
+@pytest.mark.parametrize("action", sorted(SCENARIOS))
+def test_each_staff_action_records_exactly_one_row(world, action):
+    *_, act = SCENARIOS[action](world)
+    before = set(AuditEntry.objects.values_list("pk", flat=True))
+    with world.capture(execute=True):
+        act()
+    added = AuditEntry.objects.exclude(pk__in=before)
+    assert [row.action for row in added] == [action]
+    row = added.get()
+    assert row.summary and row.event_id and row.actor_id is not None
+    assert row.actor_name
+
+
+def test_a_players_own_call_records_nothing(event_in_play):
+    event = event_in_play(10)
+    table = Table.objects.get(game__event=event, game__number=1, number=1)
+    before = AuditEntry.objects.count()
+    judge_calls.judge_call_create(table=table, entry=table.seats.first().entry)
+    assert AuditEntry.objects.count() == before and JudgeCall.objects.count() == 1

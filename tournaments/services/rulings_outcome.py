@@ -1,0 +1,68 @@
+"""What a ruling does, worked out before anything is saved (``rulings.ruling_preview``).
+
+- side: a player of the table or match the ruling is about: a table's ``Seat``, or a
+  ``MatchSide`` standing in for one in a playoff match.
+- outcome: the board before and after the ruling in the offender's and opponent's terms, and
+  the card lines when it ends the game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from scoring.games import CardLine as EngineLine
+from scoring.games import other_side
+from scoring.rulings import Infraction, Position
+from tournaments.models import Entry, Seat
+
+
+@dataclass(frozen=True)
+class MatchSide:
+    """A player of a playoff match, standing in for a table's seat (``pk`` is the entry's)."""
+
+    entry: Entry
+
+    @property
+    def pk(self) -> int:
+        return self.entry.pk
+
+    @property
+    def entry_id(self) -> int:
+        return self.entry.pk
+
+
+@dataclass(frozen=True)
+class RulingOutcome:
+    """What a ruling does, before anything is saved: the board before and after, in the
+    offender's and opponent's terms, and the card lines when it ends the game."""
+
+    infraction: Infraction
+    offender: Seat | MatchSide
+    opponent: Seat | MatchSide
+    beneficiary: Seat | MatchSide
+    before: Position
+    after: Position
+    offender_side: str
+    lines: dict[int, EngineLine] | None  # by seat id (entry id in a match), when the game is over
+
+    @property
+    def score_before_offender(self) -> int:
+        return self.before.score(self.offender_side)
+
+    @property
+    def score_before_opponent(self) -> int:
+        return self.before.score(other_side(self.offender_side))
+
+    @property
+    def score_after_offender(self) -> int:
+        return self.after.score(self.offender_side)
+
+    @property
+    def score_after_opponent(self) -> int:
+        return self.after.score(other_side(self.offender_side))
+
+    @property
+    def winner(self) -> Seat | MatchSide | None:
+        if self.after.winner is None:
+            return None
+        return self.offender if self.after.winner == self.offender_side else self.opponent

@@ -1,0 +1,165 @@
+"""The director's pages for the players of an event: enter one, import a list, check in,
+withdraw (after a confirmation) and undo it, replace a private link (after a confirmation)
+and undo that."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from tournaments.forms import ImportForm, RegistrationForm
+from tournaments.selectors.events import entry_get_for_director, event_get_for_director
+from tournaments.services import entries as entry_services
+from tournaments.services.errors import RowErrors, ServiceError
+from tournaments.services.links import UNDO_WINDOW, entry_token_restore, entry_token_revoke
+from tournaments.services.withdrawals import entry_rejoin, entry_withdraw
+from tournaments.views.confirm import Confirmation, confirm_page, confirmed
+from tournaments.views.director_events import dashboard_context
+
+MANAGE = "tournaments/director/event_manage.html"
+
+
+@login_required
+@require_POST
+def entry_add(request, event_id: int):
+    event = event_get_for_director(event_id=event_id, user=request.user)
+    form = RegistrationForm(request.POST)
+    if form.is_valid():
+        data = dict(form.cleaned_data)
+        check_in = data.pop("check_in")
+        try:
+            entry = entry_services.entry_register(
+                event=event,
+                registration=entry_services.Registration(**data),
+                check_in=check_in,
+                user=request.user,
+            )
+        except ServiceError as exc:
+            form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+        else:
+            if entry.restored:
+                text = f"{entry.player.name} had withdrawn: their entry is restored, with "
+                text += "their games so far."
+            else:
+                text = f"{entry.player.name} is entered."
+            messages.success(request, text)
+            return redirect("event-manage", event_id=event.pk)
+    context = dashboard_context(event, registration_form=form)
+    return render(request, MANAGE, context, status=400)
+
+
+@login_required
+@require_POST
+def entries_import(request, event_id: int):
+    event = event_get_for_director(event_id=event_id, user=request.user)
+    form = ImportForm(request.POST, request.FILES)
+    row_errors = []
+    if form.is_valid():
+        try:
+            imported = entry_services.entries_import_csv(
+                event=event,
+                text=form.cleaned_data["file"],
+                check_in=form.cleaned_data["check_in"],
+                user=request.user,
+            )
+        except RowErrors as exc:
+            row_errors = exc.errors
+            form.add_error("file", "Nothing was imported. Fix these rows and upload again.")
+        except ServiceError as exc:
+            form.add_error("file", exc.message)
+        else:
+            messages.success(request, f"Imported {len(imported)} players.")
+            return redirect("event-manage", event_id=event.pk)
+    context = dashboard_context(event, import_form=form, import_errors=row_errors)
+    return render(request, MANAGE, context, status=400)
+
+
+def _entry_action(request, entry, action, done: str):
+    try:
+        action(entry=entry, user=request.user)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, f"{entry.player.name} {done}.")
+    return redirect("event-manage", event_id=entry.event_id)
+
+
+@login_required
+@require_POST
+def entry_check_in(request, entry_id: int):
+    entry = entry_get_for_director(entry_id=entry_id, user=request.user)
+    return _entry_action(request, entry, entry_services.entry_check_in, "is checked in")
+
+
+@login_required
+def entry_withdraw_view(request, entry_id: int):
+    entry = entry_get_for_director(entry_id=entry_id, user=request.user)
+    if confirmed(request):
+        return _entry_action(
+            request, entry, entry_withdraw, "has withdrawn. “Undo withdrawal” brings them back"
+        )
+    name = entry.player.name
+    return confirm_page(
+        request,
+        Confirmation(
+            title=f"Withdraw {name}?",
+            question=f"{name} will play no game that is not paired yet.",
+            details=[
+                "The games already played stay on their card and in the standings.",
+                "You can undo this: they rejoin from the next unpaired game, with their history.",
+            ],
+            action_label=f"Yes, withdraw {name}",
+            cancel_url=reverse("event-manage", args=[entry.event_id]),
+        ),
+        event=entry.event,
+    )
+
+
+@login_required
+@require_POST
+def entry_rejoin_view(request, entry_id: int):
+    entry = entry_get_for_director(entry_id=entry_id, user=request.user)
+    return _entry_action(
+        request, entry, entry_rejoin, "is back: they play from the next unpaired game"
+    )
+
+
+@login_required
+def entry_new_link(request, entry_id: int):
+    entry = entry_get_for_director(entry_id=entry_id, user=request.user)
+    if confirmed(request):
+        minutes = int(UNDO_WINDOW.total_seconds() // 60)
+        return _entry_action(
+            request,
+            entry,
+            entry_token_revoke,
+            f"has a new link; the old card no longer works. Print a new scorecard (you can "
+            f"undo this for {minutes} minutes, until the new link is used)",
+        )
+    name = entry.player.name
+    return confirm_page(
+        request,
+        Confirmation(
+            title=f"A new link for {name}?",
+            question=f"The QR code on {name}'s printed scorecard will stop working at once.",
+            details=[
+                "Do this when a scorecard is lost or someone else has the link.",
+                "Print a new scorecard afterwards.",
+            ],
+            action_label="Yes, make a new link",
+            cancel_url=reverse("event-manage", args=[entry.event_id]),
+        ),
+        event=entry.event,
+    )
+
+
+@login_required
+@require_POST
+def entry_link_undo(request, entry_id: int):
+    entry = entry_get_for_director(entry_id=entry_id, user=request.user)
+    return _entry_action(
+        request, entry, entry_token_restore, "has the old link back: the printed card works"
+    )
