@@ -12,7 +12,8 @@ class JobAdmin(admin.ModelAdmin):
 
 @admin.register(Club)
 class ClubAdmin(admin.ModelAdmin):
-    list_display = ["name", "city"]
+    list_display = ["name", "city", "region"]
+    list_filter = ["region"]
     search_fields = ["name"]
 
 
@@ -20,9 +21,10 @@ class ClubAdmin(admin.ModelAdmin):
 class PlayerAdmin(admin.ModelAdmin):
     """Staff link a player to an account here, so the player can sign in instead of the link."""
 
-    list_display = ["name", "acc_number", "home_club", "user"]
+    list_display = ["name", "acc_number", "home_club", "user", "merged_into"]
     search_fields = ["name", "acc_number"]
     autocomplete_fields = ["user", "home_club"]
+    readonly_fields = ["merged_into"]  # merges go through the merge page, so they can be undone
 
 
 @admin.register(Event)

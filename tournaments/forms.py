@@ -40,17 +40,36 @@ class RegistrationForm(forms.Form):
 
 
 class ImportForm(forms.Form):
+    """A CSV file; or, on the second step that asks who some names are, its text again."""
+
     file = forms.FileField(
         label="CSV file",
+        required=False,
         help_text="First row: name, acc_number, club, email, phone (only name is required).",
     )
+    text = forms.CharField(required=False, widget=forms.HiddenInput)
     check_in = forms.BooleanField(required=False, label="Check everyone in")
 
-    def clean_file(self) -> str:
-        try:
-            return csv_upload_text(self.cleaned_data["file"])
-        except ServiceError as exc:
-            raise forms.ValidationError(exc.message) from None
+    def clean(self):
+        data = super().clean()
+        upload, text = data.get("file"), data.get("text")
+        if upload:
+            try:
+                data["text"] = csv_upload_text(upload)
+            except ServiceError as exc:
+                self.add_error("file", exc.message)
+        elif not text:
+            self.add_error("file", "Choose the CSV file to import.")
+        return data
+
+    def matches(self, post) -> dict[int, int | str]:
+        """The second step's answers: ``match_<row>`` is a player id or "new"."""
+        found = {}
+        for key, value in post.items():
+            row = key.removeprefix("match_")
+            if key.startswith("match_") and row.isdigit() and (value == "new" or value.isdigit()):
+                found[int(row)] = value if value == "new" else int(value)
+        return found
 
 
 class RoleForm(forms.Form):

@@ -55,3 +55,22 @@ def apply_playoff_forfeits() -> int:
     from tournaments.services.playoffs_matches import playoff_forfeits_apply_all
 
     return playoff_forfeits_apply_all()
+
+
+@shared_task(name="tournaments.tasks.finalise_event")
+def finalise_event(*, job_id: int, event_id: int, reason: str, finalise: bool = False) -> None:
+    from tournaments.services.ledger import event_finalise
+
+    job_run(
+        job_id=job_id,
+        work=lambda job, progress: event_finalise(
+            event_id=event_id, reason=reason, finalise=finalise, job=job, progress=progress
+        ),
+    )
+
+
+@shared_task(name="tournaments.tasks.rebuild_ledger")
+def rebuild_ledger(*, job_id: int) -> None:
+    from tournaments.services.ledger import ledger_rebuild
+
+    job_run(job_id=job_id, work=lambda job, progress: ledger_rebuild(progress=progress, job=job))

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments.views import final
+from tournaments.views import acc_results, final
 
 EVENT = "events/<int:event_id>/"
 
@@ -13,4 +13,7 @@ urlpatterns = [
     path(f"{EVENT}money/", final.money, name="event-money"),
     path(f"{EVENT}money/adjust/", final.money_adjust, name="event-money-adjust"),
     path(f"{EVENT}consolation/", final.consolation, name="event-consolation"),
+    path(f"{EVENT}finalise/", acc_results.finalise, name="event-finalise"),
+    path(f"{EVENT}acc-results.csv", acc_results.acc_results_csv, name="event-acc-results-csv"),
+    path(f"{EVENT}acc-results/", acc_results.acc_results_print, name="event-acc-results"),
 ]

@@ -83,6 +83,7 @@ class EntriesImportView(APIView):
             text=form.validated_data["text"],
             check_in=form.validated_data["check_in"],
             user=request.user,
+            matches=form.validated_data.get("matches"),
         )
         imported = entries_of_event_qs().filter(pk__in=[e.pk for e in entries])
         return Response(

@@ -4,9 +4,12 @@ Every API error has the shape ``{"errors": [{"field": ..., "code": ..., "message
 ``field`` is the input field (``null`` when the error is about the request as a whole),
 ``code`` the rule that was broken (DRF's error code, e.g. ``required``, ``max_value``, or ours).
 
-A service's ``ServiceError`` is a 400 with its field and code. A CSV import's ``RowErrors`` gives
-one error per bad row: ``field`` is ``rows[<row>].<column>`` and ``row`` the line of the file
-(the header is line 1), so a director can find the line in a spreadsheet.
+A service's ``ServiceError`` is a 400 with its field and code. When a name may be a player
+already known, the error carries ``candidates`` (player_id, name, acc_number, club, events):
+send the request again with ``player_id`` (or ``new_player``; for an import, ``matches``).
+A CSV import's ``RowErrors`` gives one error per bad row: ``field`` is
+``rows[<row>].<column>`` and ``row`` the line of the file (the header is line 1), so a
+director can find the line in a spreadsheet.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
+from tournaments.services.entries import ImportChoicesNeeded, PlayerChoiceNeeded
 from tournaments.services.errors import RowErrors, ServiceError
 
 
@@ -41,7 +45,35 @@ def _flatten(detail: Any, codes: Any, field: str | None) -> list[dict[str, Any]]
     return [{"field": field, "code": str(codes or "invalid"), "message": str(detail)}]
 
 
+def _candidates(candidates) -> list[dict[str, Any]]:
+    return [
+        {
+            "player_id": c.player.pk,
+            "name": c.player.name,
+            "acc_number": c.player.acc_number,
+            "club": c.player.home_club.name if c.player.home_club else None,
+            "events": c.events,
+        }
+        for c in candidates
+    ]
+
+
 def _service_errors(exc: ServiceError) -> list[dict[str, Any]]:
+    if isinstance(exc, ImportChoicesNeeded):
+        return [
+            {
+                "field": f"matches.{row}",
+                "row": row,
+                "code": exc.code,
+                "message": f"Row {row}: {name} may be a player already known; give the "
+                'player_id, or "new".',
+                "candidates": _candidates(candidates),
+            }
+            for row, name, candidates in exc.rows
+        ]
+    if isinstance(exc, PlayerChoiceNeeded):
+        error = {"field": exc.field, "code": exc.code, "message": exc.message}
+        return [{**error, "candidates": _candidates(exc.candidates)}]
     if isinstance(exc, RowErrors):
         return [
             {"field": f"rows[{row}].{field}", "row": row, "code": "invalid", "message": message}

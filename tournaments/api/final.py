@@ -17,9 +17,12 @@ from rest_framework import permissions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from tournaments.api.serializers import JobSerializer
+from tournaments.selectors.acc_package import acc_package
 from tournaments.selectors.events import event_get_for_director, event_get_for_viewer
 from tournaments.selectors.final import event_final_results
 from tournaments.services.consolation import consolation_create, consolation_of
+from tournaments.services.ledger import event_finalise_request
 
 
 class ResultRowSerializer(serializers.Serializer):
@@ -31,6 +34,10 @@ class ResultRowSerializer(serializers.Serializer):
     band = serializers.CharField()
     place = serializers.CharField()
     mrp = serializers.IntegerField(allow_null=True)
+    mrp_qualifying = serializers.IntegerField(allow_null=True)
+    mrp_playoff = serializers.IntegerField(allow_null=True)
+    game_points = serializers.IntegerField()
+    net_spread = serializers.IntegerField()
     payout_cents = serializers.IntegerField()
 
 
@@ -53,6 +60,7 @@ class FinalResultsSerializer(serializers.Serializer):
     high_non_qualifier = ResultRowSerializer(allow_null=True)
     mrp_schedule = serializers.CharField(allow_null=True)
     mrp_note = serializers.CharField()
+    finalised = serializers.BooleanField()
     rows = ResultRowSerializer(many=True)
 
     def get_cut_made(self, results) -> bool:
@@ -94,3 +102,66 @@ class ConsolationView(APIView):
         consolation = consolation_create(main_event=event, user=request.user)
         code = status.HTTP_200_OK if existed else status.HTTP_201_CREATED
         return Response(ConsolationSerializer(consolation).data, status=code)
+
+
+class FinaliseView(APIView):
+    """Finalise a sanctioned event after its final: its MRP awards go to the ledger (202 with
+    the job; running it again changes nothing). Refused (400, ``cannot_finalise``) before the
+    final, for an event that is not sanctioned, or for a qualifying length with no table."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=None, responses={202: JobSerializer})
+    def post(self, request, event_id: int):
+        event = event_get_for_director(event_id=event_id, user=request.user)
+        job = event_finalise_request(event=event, user=request.user)
+        job.refresh_from_db()  # without a broker the job has already run
+        return Response(JobSerializer(job).data, status=status.HTTP_202_ACCEPTED)
+
+
+class AccRowSerializer(ResultRowSerializer):
+    member = serializers.BooleanField()
+
+
+class AccPackageSerializer(serializers.Serializer):
+    event_id = serializers.IntegerField()
+    event = serializers.CharField()
+    style = serializers.CharField()
+    starts_on = serializers.DateField(allow_null=True)
+    region = serializers.CharField()
+    directors = serializers.ListField(child=serializers.CharField())
+    entrants = serializers.IntegerField()
+    games = serializers.IntegerField()
+    qualifiers = serializers.IntegerField()
+    qualifier_pool = serializers.CharField()
+    entry_fee_cents = serializers.IntegerField()
+    sanctioning_fee_cents = serializers.IntegerField()
+    sanctioning_fees_total_cents = serializers.IntegerField()
+    mrp_schedule = serializers.CharField(allow_null=True)
+    finalisation = serializers.IntegerField()
+    finalised_at = serializers.DateTimeField()
+    without_acc_number = serializers.SerializerMethodField()
+    rows = AccRowSerializer(many=True)
+
+    def get_without_acc_number(self, package) -> list[str]:
+        return [row.name for row in package.without_acc_number]
+
+
+class AccResultsView(APIView):
+    """The ACC results package of a finalised sanctioned event (directors): the event's figures
+    and every entrant's line; 409 before the event is finalised."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(responses={200: AccPackageSerializer})
+    def get(self, request, event_id: int):
+        event = event_get_for_director(event_id=event_id, user=request.user)
+        package = acc_package(event=event)
+        if package is None:
+            error = {
+                "field": None,
+                "code": "not_finalised",
+                "message": "Finalise this sanctioned event's results first.",
+            }
+            return Response({"errors": [error]}, status=status.HTTP_409_CONFLICT)
+        return Response(AccPackageSerializer(package).data)

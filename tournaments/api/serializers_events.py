@@ -94,6 +94,15 @@ class EntryRegisterSerializer(serializers.Serializer):
     email = serializers.CharField(max_length=254, required=False, allow_blank=True)
     phone = serializers.CharField(max_length=40, required=False, allow_blank=True)
     check_in = serializers.BooleanField(default=False)
+    player_id = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=2**63 - 1,
+        help_text="the known player this is (after a confirm_player answer)",
+    )
+    new_player = serializers.BooleanField(
+        default=False, help_text="this is someone new, though the name is like a known player's"
+    )
 
 
 class EntriesImportSerializer(serializers.Serializer):
@@ -105,6 +114,21 @@ class EntriesImportSerializer(serializers.Serializer):
     file = serializers.FileField(required=False)
     csv = serializers.CharField(required=False, trim_whitespace=False)
     check_in = serializers.BooleanField(default=False)
+    matches = serializers.DictField(
+        child=serializers.CharField(max_length=20),
+        required=False,
+        help_text='by row of the file: a player_id, or "new" (after a confirm_players answer)',
+    )
+
+    def validate_matches(self, matches: dict) -> dict[int, int | str]:
+        cleaned = {}
+        for row, choice in matches.items():
+            if not str(row).isdigit() or not (choice == "new" or str(choice).isdigit()):
+                raise serializers.ValidationError(
+                    'Give each row number a player_id or "new".', code="invalid"
+                )
+            cleaned[int(row)] = choice if choice == "new" else int(choice)
+        return cleaned
 
     def validate_file(self, upload) -> str:
         try:

@@ -1,12 +1,22 @@
-"""API routes for the final results and the Consolation."""
+"""API routes for the final results, the Consolation, the MRP ledger and players."""
 
 from django.urls import path
 
-from tournaments.api import final
+from tournaments.api import final, players
 
 EVENT = "events/<int:event_id>/"
 
 urlpatterns = [
     path(f"{EVENT}results/", final.FinalResultsView.as_view(), name="api-event-results"),
     path(f"{EVENT}consolation/", final.ConsolationView.as_view(), name="api-event-consolation"),
+    path(f"{EVENT}finalise/", final.FinaliseView.as_view(), name="api-event-finalise"),
+    path(f"{EVENT}acc-results/", final.AccResultsView.as_view(), name="api-event-acc-results"),
+    path("players/<int:player_id>/", players.PlayerDetailView.as_view(), name="api-player"),
+    path("players/merges/", players.MergeListView.as_view(), name="api-player-merges"),
+    path(
+        "players/merges/<int:merge_id>/undo/",
+        players.MergeUndoView.as_view(),
+        name="api-player-merge-undo",
+    ),
+    path("leaderboards/mrp/", players.MrpLeaderboardView.as_view(), name="api-leaderboard-mrp"),
 ]

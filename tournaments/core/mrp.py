@@ -1,6 +1,7 @@
 """ACC Master Rating Points: what a qualifier of a sanctioned event earns.
 
 Terms:
+- award: one qualifier's points at one event, from their ``QualifierResult``.
 - MRP: ACC Master Rating Points (schedule effective 2016-08-01, ``MRP_SCHEDULE``), earned by
   qualifiers of sanctioned Main and Consolation events. Qualifying: top half by rank
   (``rank <= ceil(Q / 2)``) get ``scale * (GP - T + 1)``, never less than ``scale``; the bottom
@@ -11,7 +12,8 @@ Terms:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import NamedTuple
 
@@ -70,3 +72,58 @@ def mrp_playoff_points(r: int, pscale: int) -> int:
 def mrp_playoff(rounds_won: int, kind: str) -> int:
     """Playoff MRPs for a qualifier who won ``rounds_won`` rounds (byes included)."""
     return mrp_playoff_points(rounds_won + 1, _table(kind).pscale)
+
+
+class MrpUnavailable(ValueError):
+    """No published MRP table covers this event: its points are reported by hand."""
+
+
+@dataclass(frozen=True)
+class QualifierResult:
+    """What a qualifier's award is worked out from."""
+
+    entry_id: int
+    rank: int  # qualifying rank (shared when tied)
+    game_points: int
+    rounds_won: int | None  # playoff rounds won, a bye counting; None while still playing
+    round_lost: int | None  # None for the champion (and while still playing)
+
+
+@dataclass(frozen=True)
+class Award:
+    result: QualifierResult
+    qualifying: int
+    playoff: int
+
+    @property
+    def points(self) -> int:
+        return self.qualifying + self.playoff
+
+
+def mrp_table_for(kind: str, games: int) -> MrpTable:
+    """The table an event of ``kind`` with ``games`` qualifying games earns from."""
+    table = MRP_TABLES.get(kind)
+    if table is None:
+        raise MrpUnavailable(f"a {kind} event earns no MRPs (only Main and Consolation do)")
+    if games not in table.thresholds:
+        tabled = ", ".join(str(n) for n in sorted(table.thresholds))
+        raise MrpUnavailable(
+            f"no published {kind} MRP table for {games} qualifying games (tabled: {tabled}): "
+            "report this event by hand"
+        )
+    return table
+
+
+def mrp_awards(kind: str, games: int, qualifiers: Sequence[QualifierResult]) -> list[Award]:
+    """Every qualifier's award, best first; raises ``MrpUnavailable`` for an untabled event."""
+    mrp_table_for(kind, games)
+    count = len(qualifiers)
+    awards = [
+        Award(
+            q,
+            mrp_qualifying(q.rank, count, q.game_points, games, kind),
+            0 if q.rounds_won is None else mrp_playoff(q.rounds_won, kind),
+        )
+        for q in qualifiers
+    ]
+    return sorted(awards, key=lambda a: (-a.points, a.result.rank, a.result.entry_id))

@@ -4,7 +4,8 @@ from tournaments.models.audit import AuditEntry
 from tournaments.models.events import Entry, Event, EventRole
 from tournaments.models.games import Game, Seat, Table
 from tournaments.models.jobs import Job
-from tournaments.models.people import Club, Player
+from tournaments.models.ledger import Finalisation, MrpAward
+from tournaments.models.people import Club, Player, PlayerMerge
 from tournaments.models.playoffs import Match, MatchGame, MatchLine, Playoff, PlayoffSeed
 from tournaments.models.results import CardLine, Notice, StandingsSnapshot, TiePlayoff
 from tournaments.models.rulings import JudgeCall, Ruling
@@ -19,6 +20,9 @@ __all__ = [
     "CardLine",
     "Club",
     "Entry",
+    "Finalisation",
+    "MrpAward",
+    "PlayerMerge",
     "Event",
     "EventRole",
     "Game",

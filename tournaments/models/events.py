@@ -66,6 +66,9 @@ class Event(models.Model):
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    finalised_at = models.DateTimeField(
+        null=True, blank=True, help_text="the results are final and in the MRP ledger"
+    )
 
     # Settings: every event-dependent rule.
     qualifying_games = models.PositiveSmallIntegerField(
@@ -95,6 +98,10 @@ class Event(models.Model):
         help_text="games per playoff match by round, e.g. [5] or [3, 5, 7]; the last repeats",
     )
     muggins = models.BooleanField(default=False)
+    sanctioned = models.BooleanField(
+        default=False,
+        help_text="an ACC-sanctioned Main or Consolation: its qualifiers earn Master Rating Points",
+    )
     pairing_mode = models.CharField(
         max_length=20, choices=PairingMode.choices, default=PairingMode.RANDOM
     )
@@ -138,6 +145,7 @@ class Event(models.Model):
         "qualifier_ratio",
         "playoff_best_of",
         "muggins",
+        "sanctioned",
         "pairing_mode",
         "rulebook_edition",
         "playoff_first_deal",

@@ -1,8 +1,14 @@
 """Clubs and players.
 
 - club: an ACC Grass Roots club (or any cribbage club) that runs club nights and tracks seasons.
+  ``region``: the ACC groups clubs and sanctioned events by region (free text, as the region's
+  commissioner names it).
 - player: a person who enters events. ``acc_number`` is the ACC membership number, unique when
-  given; many players at club nights have none.
+  given; many players at club nights have none. One person is one player across events: their
+  entries, points and ratings hang on this record.
+- merge: two records found to be the same person. The merged record keeps existing (pointing
+  at the one kept, ``merged_into``) so the merge can be undone; ``PlayerMerge`` remembers what
+  moved.
 """
 
 from django.conf import settings
@@ -13,6 +19,7 @@ from django.db.models import Q
 class Club(models.Model):
     name = models.CharField(max_length=200, unique=True)
     city = models.CharField(max_length=200, blank=True)
+    region = models.CharField(max_length=100, blank=True, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -31,6 +38,14 @@ class Player(models.Model):
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
+    merged_into = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="merged_records",
+        help_text="set when this record was merged into another (the same person)",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -43,3 +58,30 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class PlayerMerge(models.Model):
+    """Two player records merged into one, with what moved, so the merge can be undone."""
+
+    kept = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="merges_kept")
+    merged = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="merges_gone")
+    moved = models.JSONField(default=dict, help_text="ids of the rows moved, by kind")
+    kept_before = models.JSONField(default=dict)
+    merged_before = models.JSONField(default=dict)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    undone_at = models.DateTimeField(null=True, blank=True)
+    undone_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(condition=~Q(kept=models.F("merged")), name="merge_two_records")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.merged} merged into {self.kept}"

@@ -25,9 +25,15 @@ from tournaments.core.money import (
     place_key,
     prize_fund,
 )
-from tournaments.core.mrp import MRP_SCHEDULE, MRP_TABLES, mrp_playoff, mrp_qualifying
+from tournaments.core.mrp import (
+    MRP_SCHEDULE,
+    MrpUnavailable,
+    QualifierResult,
+    mrp_awards,
+    mrp_table_for,
+)
 from tournaments.core.standings import qualifier_count
-from tournaments.models import Entry, Event, Match, Playoff
+from tournaments.models import Entry, Event, Match, MrpAward, Playoff
 from tournaments.selectors.results import latest_standings
 
 NO_POOL = "none"
@@ -175,6 +181,16 @@ class ResultRow:
     place: str
     mrp: int | None
     payout_cents: int
+    game_points: int = 0
+    net_spread: int = 0
+    mrp_qualifying: int | None = None
+    mrp_playoff: int | None = None
+    player_id: int | None = None
+
+    @property
+    def member(self) -> bool:
+        """Has an ACC number: MRPs reach the ACC only for members."""
+        return bool(self.acc_number)
 
 
 @dataclass(frozen=True)
@@ -190,20 +206,48 @@ class FinalResults:
     mrp_schedule: str | None
     mrp_note: str
     money: PayoutTable | None
+    finalised: bool = False  # MRPs are read from the ledger
 
 
 def mrp_kind(event: Event) -> tuple[str | None, str]:
     """The MRP table the event earns from, or None with the reason it earns none."""
-    table = MRP_TABLES.get(event.kind)
-    if table is None:
-        return None, f"No MRPs: a {event.get_kind_display().lower()} is not sanctioned."
-    if event.qualifying_games not in table.thresholds:
-        tabled = ", ".join(str(n) for n in sorted(table.thresholds))
-        return None, (
-            f"No MRPs: {event.qualifying_games} qualifying games is not a sanctioned length "
-            f"for a {event.get_kind_display()} (tabled: {tabled})."
-        )
+    if not event.sanctioned:
+        return None, "No MRPs: this event is not ACC-sanctioned."
+    try:
+        mrp_table_for(event.kind, event.qualifying_games)
+    except MrpUnavailable as exc:
+        return None, f"No MRPs: {exc}."
     return event.kind, ""
+
+
+def qualifier_results(
+    *, playoff: Playoff, bracket: Bracket, game_points: dict[int, int]
+) -> list[QualifierResult]:
+    """Each qualifier's rank, game points and playoff finish so far, in seed order."""
+    done = finishes(bracket)
+    results = []
+    for entry, rank in playoff.seeds.order_by("seed").values_list("entry_id", "qualifying_rank"):
+        finish = done.get(entry)
+        won = finish.rounds_won if finish else None
+        lost = None if finish is None or finish.first == 1 else finish.rounds_won + 1
+        results.append(QualifierResult(entry, rank, game_points.get(entry, 0), won, lost))
+    return results
+
+
+def _mrp_by_entry(event: Event, kind: str | None, results) -> dict[int, tuple[int, int]]:
+    """(qualifying, playoff) MRPs by entry: the ledger's once finalised, else worked out."""
+    if event.finalised_at is not None:
+        awards = MrpAward.objects.filter(event=event, current=True)
+        return {
+            a.entry_id: (a.qualifying_points, a.playoff_points)
+            for a in awards.only("entry_id", "qualifying_points", "playoff_points")
+        }
+    if kind is None:
+        return {}
+    return {
+        a.result.entry_id: (a.qualifying, a.playoff)
+        for a in mrp_awards(kind, event.qualifying_games, results)
+    }
 
 
 def event_final_results(*, event: Event) -> FinalResults:
@@ -216,28 +260,35 @@ def event_final_results(*, event: Event) -> FinalResults:
     done = finishes(bracket)
     snapshot = latest_standings(event=event)
     table = {row["entry_id"]: row for row in (snapshot.rows if snapshot else [])}
-    people = dict(
-        (pk, (name, acc))
-        for pk, name, acc in Entry.objects.filter(event=event).values_list(
-            "pk", "player__name", "player__acc_number"
-        )
+    results = qualifier_results(
+        playoff=playoff,
+        bracket=bracket,
+        game_points={e: row["game_points"] for e, row in table.items()},
     )
+    mrp = _mrp_by_entry(event, kind, results)
+    people = {
+        pk: (name, acc, player)
+        for pk, name, acc, player in Entry.objects.filter(event=event).values_list(
+            "pk", "player__name", "player__acc_number", "player_id"
+        )
+    }
     money = event_payouts(event=event, playoff=playoff, bracket=bracket)
     seeds = list(playoff.seeds.order_by("seed").values_list("seed", "entry_id", "qualifying_rank"))
 
     def row(entry_id: int, rank: int | None, seed: int | None) -> ResultRow:
         finish = done.get(entry_id)
         band = place_key(finish.first, finish.last) if finish else ""
-        mrp = None
-        if kind and seed is not None:
-            points = table.get(entry_id, {}).get("game_points", 0)
-            mrp = mrp_qualifying(rank, playoff.qualifiers, points, event.qualifying_games, kind)
-            mrp += mrp_playoff(finish.rounds_won, kind) if finish else 0
-        name, acc = people.get(entry_id, ("?", ""))
-        place = band if seed is not None else str(rank or "")
+        parts = mrp.get(entry_id) if seed is not None else None
+        name, acc, player = people.get(entry_id, ("?", "", None))
+        standing = table.get(entry_id, {})
         return ResultRow(
-            entry_id, name, acc, rank, seed, band, place, mrp, money.by_entry.get(entry_id, 0)
-        )
+            entry_id, name, acc, rank, seed, band,
+            band if seed is not None else str(rank or ""),
+            sum(parts) if parts else None,
+            money.by_entry.get(entry_id, 0),
+            standing.get("game_points", 0), standing.get("net_spread", 0),
+            parts[0] if parts else None, parts[1] if parts else None, player,
+        )  # fmt: skip
 
     qualifiers = [row(entry, rank, seed) for seed, entry, rank in seeds]
     qualifiers.sort(key=lambda r: (done[r.entry_id].first if r.band else 0, r.seed))
@@ -258,4 +309,5 @@ def event_final_results(*, event: Event) -> FinalResults:
         mrp_schedule=MRP_SCHEDULE if kind else None,
         mrp_note=note,
         money=money,
+        finalised=event.finalised_at is not None,
     )

@@ -27,12 +27,11 @@ def entry_get_by_token(*, token: str) -> Entry:
 
 
 def entries_of_user(*, user):
-    """The entries of the player linked to a signed-in account, newest event first."""
+    """Every entry of the player linked to a signed-in account, newest event first."""
     if not user.is_authenticated:
         return Entry.objects.none()
     return (
         Entry.objects.filter(player__user=user)
-        .exclude(status=Entry.Status.WITHDRAWN)
         .select_related("event", "player")
         .order_by("-event__starts_on", "-event_id")
     )

@@ -11,6 +11,7 @@ qualifying results after that (a correction, a cross-check, a tie playoff) calls
   bracket, which is possible only while no playoff game has been reported and the Consolation,
   if there is one, has not started. A rebuild replaces the seeds and matches, brings the
   Consolation's field in line with the new cut, and tells the players who moved.
+- a finalised event's MRP ledger is checked again by a job (``ledger``) after any change.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from tournaments.models import Entry, Event, MatchGame, Notice, Playoff
 from tournaments.selectors.events import event_play_started
 from tournaments.services.consolation import consolation_of, consolation_sync_entries
 from tournaments.services.errors import ServiceError
+from tournaments.services.ledger import ledger_refresh_request
 from tournaments.services.playoffs import seeds_and_matches_create
 from tournaments.services.standings import _compute, standings_snapshot_now
 
@@ -66,6 +68,7 @@ def cut_guard_apply(*, event: Event, rebuild: bool) -> bool:
     else:
         _follow_ranks(playoff, standings)
     standings_snapshot_now(event=event)
+    ledger_refresh_request(event=event, reason="a correction to the qualifying results")
     return rebuilt
 
 

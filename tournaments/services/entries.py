@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import csv
 import io
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from tournaments.models import Club, Entry, Event, Player
 from tournaments.selectors.events import event_next_game_number, event_play_started
+from tournaments.selectors.player_identity import Candidate, player_candidates
 from tournaments.services.audit import Kind, audit_record
 from tournaments.services.errors import RowErrors, ServiceError
 from tournaments.services.withdrawals import entry_rejoin_unaudited, entry_state
@@ -43,11 +44,31 @@ def csv_upload_text(upload) -> str:
 
 @dataclass(frozen=True)
 class Registration:
+    """One player to enter. Without an ACC number, a name that may belong to a player already
+    known is asked about (``PlayerChoiceNeeded``): ``player_id`` says it is that player,
+    ``new_player`` that it is someone new."""
+
     name: str
     acc_number: str = ""
     club: str = ""
     email: str = ""
     phone: str = ""
+    player_id: int | None = None
+    new_player: bool = False
+
+
+class PlayerChoiceNeeded(ServiceError):
+    """The name may be a player already known: the director says which, or that it is new."""
+
+    def __init__(self, name: str, candidates: list[Candidate]):
+        names = "; ".join(c.label for c in candidates)
+        super().__init__(
+            f"{name.strip()} may be a player already known ({names}). Choose who it is, or "
+            "say it is a new player.",
+            field="player",
+            code="confirm_player",
+        )
+        self.candidates = candidates
 
 
 def _problems(reg: Registration) -> list[tuple[str, str]]:
@@ -64,8 +85,13 @@ def _problems(reg: Registration) -> list[tuple[str, str]]:
     return problems
 
 
-def _player_for(reg: Registration) -> Player:
+def _player_for(reg: Registration, event: Event) -> Player:
     club = Club.objects.get_or_create(name=reg.club.strip())[0] if reg.club.strip() else None
+    if reg.player_id is not None and not reg.acc_number:
+        player = Player.objects.filter(pk=reg.player_id, merged_into__isnull=True).first()
+        if player is None:
+            raise ServiceError("No such player.", field="player", code="no_such_player")
+        return player
     if reg.acc_number:
         player, created = Player.objects.get_or_create(
             acc_number=reg.acc_number.strip(),
@@ -78,6 +104,10 @@ def _player_for(reg: Registration) -> Player:
                 code="acc_number_taken",
             )
         return player
+    if not reg.new_player:
+        candidates = player_candidates(name=reg.name, exclude_event=event)
+        if candidates:
+            raise PlayerChoiceNeeded(reg.name, candidates)
     return Player.objects.create(
         name=reg.name.strip(), home_club=club, email=reg.email, phone=reg.phone
     )
@@ -104,7 +134,7 @@ def _add(event: Event, reg: Registration, *, check_in: bool) -> Entry:
         entry.restored = True
         return entry
     late = event_play_started(event=event)
-    entry = Entry(event=event, player=_player_for(reg))
+    entry = Entry(event=event, player=_player_for(reg, event))
     if late:
         entry.joined_from_game = event_next_game_number(event=event)
     if check_in or late:
@@ -176,9 +206,55 @@ def _parse_csv(text: str) -> list[tuple[int, Registration]]:
     return rows
 
 
-def entries_import_csv(*, event: Event, text: str, user, check_in: bool = False) -> list[Entry]:
+class ImportChoicesNeeded(ServiceError):
+    """Rows whose names may be players already known: ``rows`` is (row, name, candidates)."""
+
+    def __init__(self, rows: list[tuple[int, str, list[Candidate]]]):
+        super().__init__(
+            f"{len(rows)} row(s) may be players already known: say who each is. Nothing was "
+            "imported yet.",
+            field="matches",
+            code="confirm_players",
+        )
+        self.rows = rows
+
+
+def _with_choices(
+    event: Event, rows: list[tuple[int, Registration]], matches: dict[int, int | str]
+) -> list[tuple[int, Registration]]:
+    """Each row with the director's choice of player applied; rows still to be asked about
+    raise ``ImportChoicesNeeded``."""
+    chosen, asking = [], []
+    for n, reg in rows:
+        choice = matches.get(n)
+        if reg.acc_number or _withdrawn_entry(event, reg):
+            chosen.append((n, reg))
+        elif choice == "new":
+            chosen.append((n, replace(reg, new_player=True)))
+        elif choice is not None:
+            chosen.append((n, replace(reg, player_id=int(choice))))
+        else:
+            candidates = player_candidates(name=reg.name, exclude_event=event)
+            if candidates:
+                asking.append((n, reg.name, candidates))
+            chosen.append((n, replace(reg, new_player=True)))
+    if asking:
+        raise ImportChoicesNeeded(asking)
+    return chosen
+
+
+def entries_import_csv(
+    *,
+    event: Event,
+    text: str,
+    user,
+    check_in: bool = False,
+    matches: dict[int, int | str] | None = None,
+) -> list[Entry]:
     """Enter every row of a CSV file, or none: any bad row is reported and nothing is saved.
-    Withdrawn players in the file get their entries back (see ``entry_register``)."""
+    Withdrawn players in the file get their entries back (see ``entry_register``).
+    ``matches`` gives, by row, who a name without an ACC number is: a player id, or "new";
+    rows that may be a known player and have no answer are asked about first."""
     rows = _parse_csv(text)
     errors = [(n, f, m) for n, reg in rows for f, m in _problems(reg)]
     seen: dict[str, int] = {}
@@ -189,6 +265,7 @@ def entries_import_csv(*, event: Event, text: str, user, check_in: bool = False)
         seen.setdefault(key, n)
     if errors:
         raise RowErrors(errors)
+    rows = _with_choices(event, rows, matches or {})
     entries = []
     with transaction.atomic():
         locked = Event.objects.select_for_update().get(pk=event.pk)

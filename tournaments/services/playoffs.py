@@ -36,6 +36,7 @@ from tournaments.selectors.playoffs import qualifiers_from_rows, round_name
 from tournaments.services.audit import Kind, audit_record
 from tournaments.services.errors import ServiceError
 from tournaments.services.jobs import Progress, job_enqueue
+from tournaments.services.ledger import ledger_refresh_request
 from tournaments.services.standings import _compute, _entrants, standings_snapshot_now
 
 DEFAULT_BEST_OF = 5
@@ -230,6 +231,7 @@ def playoff_sync(*, playoff: Playoff) -> int | None:
             fields = ["entry_a", "entry_b", "seed_a", "seed_b", "status"]
             row.save(update_fields=[*fields, "absent", "clock_started_at"])
     _follow_champion(playoff.event, bracket.champion, has_matches=bool(bracket.matches))
+    ledger_refresh_request(event=playoff.event, reason="a correction in the playoffs")
     return bracket.champion
 
 

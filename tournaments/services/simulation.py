@@ -17,7 +17,7 @@ from django.db import transaction
 
 from scoring import simulate_game
 from scoring.games import CardLine as EngineLine
-from tournaments.models import Event, EventRole, Game, Job, Match, Table
+from tournaments.models import Event, EventRole, Game, Job, Match, Player, Table
 from tournaments.selectors.results import current_lines
 from tournaments.services.corrections import table_correct, table_cross_check
 from tournaments.services.entries import Registration, entry_register
@@ -105,9 +105,11 @@ def event_simulate(
     )  # fmt: skip
     report = SimulationReport(event=event)
     for player_name in player_names(players, rng):
-        entry_register(
-            event=event, registration=Registration(name=player_name), check_in=True, user=director
+        known = Player.objects.filter(name=player_name, merged_into__isnull=True).first()
+        registration = Registration(  # the director confirms a player seen before
+            name=player_name, player_id=known.pk if known else None, new_player=known is None
         )
+        entry_register(event=event, registration=registration, check_in=True, user=director)
     event_close_registration(event=event, user=director)
     judges = _judges(event, seed, director)
     last = games if stop_after_game is None else min(games, stop_after_game)

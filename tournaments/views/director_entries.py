@@ -27,9 +27,13 @@ MANAGE = "tournaments/director/event_manage.html"
 def entry_add(request, event_id: int):
     event = event_get_for_director(event_id=event_id, user=request.user)
     form = RegistrationForm(request.POST)
+    candidates = []
     if form.is_valid():
         data = dict(form.cleaned_data)
         check_in = data.pop("check_in")
+        choice = request.POST.get("player_choice", "")
+        data["new_player"] = choice == "new"
+        data["player_id"] = int(choice) if choice.isdigit() else None
         try:
             entry = entry_services.entry_register(
                 event=event,
@@ -37,6 +41,8 @@ def entry_add(request, event_id: int):
                 check_in=check_in,
                 user=request.user,
             )
+        except entry_services.PlayerChoiceNeeded as exc:
+            candidates = exc.candidates
         except ServiceError as exc:
             form.add_error(exc.field if exc.field in form.fields else None, exc.message)
         else:
@@ -47,8 +53,8 @@ def entry_add(request, event_id: int):
                 text = f"{entry.player.name} is entered."
             messages.success(request, text)
             return redirect("event-manage", event_id=event.pk)
-    context = dashboard_context(event, registration_form=form)
-    return render(request, MANAGE, context, status=400)
+    context = dashboard_context(event, registration_form=form, player_candidates=candidates)
+    return render(request, MANAGE, context, status=200 if candidates else 400)
 
 
 @login_required
@@ -61,10 +67,19 @@ def entries_import(request, event_id: int):
         try:
             imported = entry_services.entries_import_csv(
                 event=event,
-                text=form.cleaned_data["file"],
+                text=form.cleaned_data["text"],
                 check_in=form.cleaned_data["check_in"],
                 user=request.user,
+                matches=form.matches(request.POST),
             )
+        except entry_services.ImportChoicesNeeded as exc:
+            context = {
+                "event": event,
+                "rows": exc.rows,
+                "text": form.cleaned_data["text"],
+                "check_in": form.cleaned_data["check_in"],
+            }
+            return render(request, "tournaments/director/import_choices.html", context)
         except RowErrors as exc:
             row_errors = exc.errors
             form.add_error("file", "Nothing was imported. Fix these rows and upload again.")

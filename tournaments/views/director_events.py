@@ -63,6 +63,7 @@ def dashboard_context(event, **forms):
         "games": games_of_event(event=event),
         "next_game": event_next_game_number(event=event),
         "registration_form": forms.get("registration_form") or RegistrationForm(),
+        "player_candidates": forms.get("player_candidates", []),
         "import_form": forms.get("import_form") or ImportForm(),
         "import_errors": forms.get("import_errors", []),
         "role_form": forms.get("role_form") or RoleForm(),

@@ -3,18 +3,17 @@ button that makes the Consolation from a Main's non-qualifiers."""
 
 from __future__ import annotations
 
-import csv
 from decimal import Decimal
 
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from tournaments.core.bracket import band_players
 from tournaments.core.money import GRADUATIONS, place_key
+from tournaments.exports import csv_download
 from tournaments.models import EventRole
 from tournaments.selectors.events import event_get_for_director, event_get_for_viewer, event_roles
 from tournaments.selectors.final import event_final_results, event_payouts
@@ -117,16 +116,10 @@ def results(request, event_id: int):
     )
 
 
-def _csv_response(filename: str) -> tuple[HttpResponse, csv.writer]:
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response, csv.writer(response)
-
-
 def results_csv(request, event_id: int):
     event = event_get_for_viewer(event_id=event_id, user=request.user)
     final = event_final_results(event=event)
-    response, writer = _csv_response(f"results-{event.pk}.csv")
+    response, writer = csv_download(f"results-{event.pk}.csv")
     writer.writerow(CSV_COLUMNS + ["payout"])
     for row in final.rows:
         writer.writerow(
@@ -147,7 +140,7 @@ def results_csv(request, event_id: int):
 def payouts_csv(request, event_id: int):
     event = event_get_for_viewer(event_id=event_id, user=request.user)
     final = event_final_results(event=event)
-    response, writer = _csv_response(f"payouts-{event.pk}.csv")
+    response, writer = csv_download(f"payouts-{event.pk}.csv")
     writer.writerow(["place", "name", "acc_number", "payout"])
     for row in final.rows:
         if row.payout_cents:

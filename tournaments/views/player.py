@@ -20,6 +20,7 @@ from tournaments.selectors.results import (
     seat_can_report,
 )
 from tournaments.services.errors import ServiceError
+from tournaments.services.players import player_link_user
 from tournaments.services.results import card_line_preview, card_line_report
 
 
@@ -39,6 +40,11 @@ class ReportForm(forms.Form):
 
 def player_page(request, token: str):
     entry = entry_get_by_token(token=token)
+    if player_link_user(entry=entry, user=request.user):
+        messages.success(
+            request,
+            f"Your account is now linked to {entry.player.name}: your events are on “My games”.",
+        )
     seat = entry_current_seat(entry=entry)
     form = ReportForm(request.POST or None)
     context = {"entry": entry, "seat": seat, "form": form, "can_report": seat_can_report(seat)}
@@ -84,8 +90,9 @@ def _opponent(seat):
 
 @login_required
 def my_entries(request):
-    """A player with an account finds their events here instead of keeping the link."""
-    entries = entries_of_user(user=request.user)
-    if len(entries) == 1:
-        return redirect("player-page", token=entries[0].report_token)
-    return render(request, "tournaments/player/my_entries.html", {"entries": entries})
+    """A player with an account finds all their events here instead of keeping the links."""
+    entries = list(entries_of_user(user=request.user))
+    player = entries[0].player if entries else None
+    return render(
+        request, "tournaments/player/my_entries.html", {"entries": entries, "player": player}
+    )

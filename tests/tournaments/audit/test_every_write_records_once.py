@@ -24,6 +24,7 @@ from tournaments.services import (
     entries,
     events,
     judge_calls,
+    ledger,
     links,
     pairings,
     playoffs,
@@ -97,6 +98,15 @@ NOT_STAFF_ACTIONS = {
     "standings_snapshot_now": "part of a correction after the cut",
     "entry_rejoin_unaudited": "part of entry_rejoin and entry_register",
     "entry_state": "formats an entry for the history",
+    "finalise_refusal": "a check",
+    "ledger_refresh_request": "part of a correction, recorded by it",
+    "event_finalise": "the ledger job's work (recorded by event_finalise_request)",
+    "ledger_rebuild": "the rebuild job's work",
+    "ledger_rebuild_request": "an administrator's, over every event: no event's history",
+    "player_acc_number_set": "a player's record, not an event's",
+    "player_link_user": "the player's own account",
+    "player_merge": "an administrator's; PlayerMerge is its record, so it can be undone",
+    "player_merge_undo": "an administrator's; recorded on the PlayerMerge it undoes",
 }
 
 
@@ -146,11 +156,26 @@ def world(event_in_play, qualified_event, django_capture_on_commit_callbacks):  
             return qualified_event(12, 5, **settings)
 
         @staticmethod
-        def cut(**settings):
-            event = qualified_event(12, 5, **settings)
+        def cut(games=5, **settings):
+            event = qualified_event(12, games, **settings)
             with django_capture_on_commit_callbacks(execute=True):
                 playoffs.playoff_build_request(event=event, user=event.director)
             return event
+
+        @staticmethod
+        def finished():
+            from tournaments.services.playoffs_matches import match_game_report
+
+            event = World.cut(games=7, preset="acc-consolation")
+            for _ in range(20):
+                match = Match.objects.filter(
+                    playoff__event=event, status__in=["ready", "playing"]
+                ).first()
+                if match is None:
+                    return event
+                for entry, won in ((match.entry_a, True), (match.entry_b, False)):
+                    match_game_report(match=match, entry=entry, won=won, spread=9)
+            raise AssertionError("the playoffs did not finish")
 
         @staticmethod
         def semi(event):
@@ -373,6 +398,10 @@ SCENARIOS = {
         lambda: playoffs_corrections.match_game_void(
             match_game=d[2], reason="x", user=d[0].director
         ),
+    ),
+    "event_finalise_request": lambda w: (
+        (e := w.finished()),
+        lambda: ledger.event_finalise_request(event=e, user=e.director),
     ),
     "consolation_create": lambda w: (
         (e := w.cut(preset="acc-main")),

@@ -59,7 +59,7 @@ def test_mrp_on_a_tabled_main(finished_main):
 
 @pytest.mark.parametrize(
     ("preset", "games", "note"),
-    [("grass-roots", 9, "not sanctioned"), ("acc-main", 13, "13 qualifying games")],
+    [("grass-roots", 9, "not ACC-sanctioned"), ("acc-main", 13, "13 qualifying games")],
 )
 def test_no_mrp_for_a_club_night_or_an_untabled_length(finished_main, preset, games, note):
     final = event_final_results(event=finished_main(preset=preset, games=games))
