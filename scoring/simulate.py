@@ -1,8 +1,16 @@
-"""Whole games between two simple computer players, reproducible from a seed.
+"""Whole games between two computer players of chosen skill, reproducible from a seed.
 
 Terms:
 - player 0 and player 1: the two sides; ``first_dealer`` says who dealt first, then the deal
   alternates.
+- skill: the chance, from 0 to 1, that a player makes the strategy's choice (below) at each
+  decision: the discard, and each card laid in the play when more than one can be. Otherwise
+  the player picks uniformly at random among the legal choices (two of the six cards to the
+  crib; any card that can be laid), which may happen to be the strategy's choice too. Skill
+  1.0 (``EXPERT_SKILL``, the player ``EXPERT``) always follows the strategy; 0.0 always
+  plays at random.
+- average skill (``AVERAGE_SKILL``): the skill an expert beats about 59% of the time, which is
+  how often an expert beats an average club player (see ``bench/ratings.py``).
 - keep: the four cards a player holds after discarding two of the six dealt to the crib.
 - expected hand value: the mean show score of a keep over the 46 starters the player cannot
   see (52 cards less the six in hand), flush and nobs included.
@@ -20,6 +28,11 @@ Strategy (deliberately simple, deterministic and fast):
 - first dealer: both players cut a card from the pack; the lower rank deals, equal ranks
   cut again.
 
+Random numbers: the cards come from ``random.Random(seed)`` exactly as they did before
+players had a skill, so games between experts are unchanged; the players' random choices come
+from a second stream of their own, seeded from the same seed. The same seed therefore deals
+the same cards whatever the skills, and a game is the same whenever seed and skills are.
+
 Each deal is scored by the engine (``Pegging`` for the play as it is laid, then
 ``deal_result`` for the counting order and the target), so the simulator has no rules of its
 own; replaying a deal record through ``score_deal`` re-checks the play from the cards alone
@@ -29,14 +42,14 @@ and must give the same result.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from operator import attrgetter, mul
 
 from scoring.cards import DECK, JACK, SUITS, Card
 from scoring.deal import DEFAULT_TARGET, DealRecord, DealResult, deal_result
-from scoring.play import Pegging, PlayResult, play_result
+from scoring.play import PONE, Pegging, PlayResult, play_result
 from scoring.tables import keep_table
 
 STARTERS_UNSEEN = 46
@@ -45,6 +58,10 @@ _SPLITS = tuple(
     (tuple(i for i in range(6) if i not in pair), pair) for pair in combinations(range(6), 2)
 )
 _BY_RANK = attrgetter("rank")
+EXPERT_SKILL = 1.0
+# Measured: an expert beat skill 0.885 in 58.9% of 40,000 games (95% interval 58.4% to 59.3%);
+# 0.88 gave 59.7% (20,000 games), 0.89 58.6% (60,000). bench/ratings.py re-checks it.
+AVERAGE_SKILL = 0.885
 
 
 @dataclass(frozen=True)
@@ -58,6 +75,7 @@ class SimulatedGame:
     results: tuple[DealResult, ...]
     final_scores: tuple[int, int]
     winner: int
+    skills: tuple[float, float] = (EXPERT_SKILL, EXPERT_SKILL)
 
     def dealer_of(self, deal_no: int) -> int:
         """The player (0 or 1) who dealt deal ``deal_no`` (counted from 0)."""
@@ -118,12 +136,50 @@ def choose_card(state: Pegging) -> Card:
     return options[0] if len(options) == 1 else max(options, key=preference)
 
 
-def play_out(pone: Sequence[Card], dealer: Sequence[Card]) -> PlayResult:
-    """The play as the strategy lays it, scored card by card."""
+@dataclass(frozen=True)
+class Player:
+    """One side's decisions: the strategy's choice with probability ``skill``, otherwise a
+    uniformly random legal one, drawn from ``decisions``."""
+
+    skill: float = EXPERT_SKILL
+    decisions: random.Random | None = None
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.skill <= 1.0:
+            raise ValueError(f"A skill is between 0 and 1, not {self.skill!r}.")
+        if self.skill < 1.0 and self.decisions is None:
+            raise ValueError("A player below skill 1 needs a random stream for its choices.")
+
+    def follows_strategy(self) -> bool:
+        # An expert draws nothing, so expert games use no random numbers for decisions.
+        return self.skill >= 1.0 or self.decisions.random() < self.skill
+
+    def discards(self, six: Sequence[Card], *, dealer: bool) -> tuple[Card, Card]:
+        """The two cards this player lays away to the crib."""
+        if self.follows_strategy():
+            return choose_discards(six, dealer=dealer)
+        first, second = sorted(self.decisions.sample(range(6), 2))
+        return six[first], six[second]
+
+    def card(self, state: Pegging) -> Card:
+        """The card this player lays, being the player to move."""
+        options = state.playable(state.turn)
+        if len(options) == 1 or self.follows_strategy():
+            return choose_card(state)
+        return self.decisions.choice(options)
+
+
+EXPERT = Player()
+
+
+def play_out(
+    pone: Sequence[Card], dealer: Sequence[Card], choose: Callable[[Pegging], Card] = choose_card
+) -> PlayResult:
+    """The play as ``choose`` lays it (the strategy by default), scored card by card."""
     state = Pegging(pone, dealer)
     laid = []
     while not state.finished:
-        laid.append(state.play(choose_card(state)))
+        laid.append(state.play(choose(state)))
     return play_result(tuple(laid))
 
 
@@ -136,19 +192,28 @@ def _cut_for_deal(rng: random.Random) -> int:
 
 
 def deal_once(
-    rng: random.Random, dealer_score: int, pone_score: int, target: int
+    rng: random.Random,
+    dealer_score: int,
+    pone_score: int,
+    target: int,
+    players: tuple[Player, Player] = (EXPERT, EXPERT),
 ) -> tuple[DealRecord, PlayResult]:
     """Deal six each (pone first), discard, cut the starter and play: the deal's record and
-    its play as laid."""
+    its play as laid. ``players`` are the pone and the dealer, in that order."""
     # Only the thirteen cards that come into play are drawn: the same as shuffling the pack,
     # dealing twelve and cutting one of the rest, for a quarter of the random numbers.
     drawn = rng.sample(DECK, 13)
     pone_six, dealer_six = drawn[0:12:2], drawn[1:12:2]
-    pone_discards = choose_discards(pone_six, dealer=False)
-    dealer_discards = choose_discards(dealer_six, dealer=True)
+    pone_player, dealer_player = players
+    pone_discards = pone_player.discards(pone_six, dealer=False)
+    dealer_discards = dealer_player.discards(dealer_six, dealer=True)
     pone = [card for card in pone_six if card not in pone_discards]
     dealer = [card for card in dealer_six if card not in dealer_discards]
-    play = play_out(pone, dealer)
+
+    def choose(state: Pegging) -> Card:
+        return (pone_player if state.turn == PONE else dealer_player).card(state)
+
+    play = play_out(pone, dealer, choose)
     record = DealRecord(
         dealer_hand=tuple(dealer_six),
         pone_hand=tuple(pone_six),
@@ -163,15 +228,24 @@ def deal_once(
     return record, play
 
 
-def simulate_game(seed: int, *, target: int = DEFAULT_TARGET) -> SimulatedGame:
-    """Play one game from ``seed`` to ``target``; the same seed always gives the same game."""
+def simulate_game(
+    seed: int,
+    *,
+    target: int = DEFAULT_TARGET,
+    skills: tuple[float, float] = (EXPERT_SKILL, EXPERT_SKILL),
+) -> SimulatedGame:
+    """Play one game from ``seed`` to ``target`` between players 0 and 1 of ``skills``; the
+    same seed and skills always give the same game."""
     rng = random.Random(seed)
+    decisions = random.Random(f"decisions {seed}")
+    players = tuple(Player(skill, decisions) for skill in skills)
     first_dealer = dealer = _cut_for_deal(rng)
     scores = [0, 0]
     deals: list[DealRecord] = []
     results: list[DealResult] = []
     while True:
-        record, play = deal_once(rng, scores[dealer], scores[1 - dealer], target)
+        seated = (players[1 - dealer], players[dealer])
+        record, play = deal_once(rng, scores[dealer], scores[1 - dealer], target, seated)
         result = deal_result(record, play)
         deals.append(record)
         results.append(result)
@@ -187,11 +261,17 @@ def simulate_game(seed: int, *, target: int = DEFAULT_TARGET) -> SimulatedGame:
         results=tuple(results),
         final_scores=(scores[0], scores[1]),
         winner=0 if scores[0] == target else 1,
+        skills=(skills[0], skills[1]),
     )
 
 
 def simulate_games(
-    count: int, *, first_seed: int = 0, target: int = DEFAULT_TARGET
+    count: int,
+    *,
+    first_seed: int = 0,
+    target: int = DEFAULT_TARGET,
+    skills: tuple[float, float] = (EXPERT_SKILL, EXPERT_SKILL),
 ) -> list[SimulatedGame]:
     """``count`` games with seeds ``first_seed``, ``first_seed + 1``, ..."""
-    return [simulate_game(seed, target=target) for seed in range(first_seed, first_seed + count)]
+    last = first_seed + count
+    return [simulate_game(seed, target=target, skills=skills) for seed in range(first_seed, last)]

@@ -43,3 +43,51 @@ def points_by_year_svg(by_year: dict[int, int], *, title: str) -> str:
     chart.x_labels = [str(year) for year in years]
     chart.add("MRPs", [by_year[year] for year in years])
     return chart.render(is_unicode=True)
+
+
+BAND = Style(
+    **{
+        name: getattr(PEGBOARD, name)
+        for name in ("background", "plot_background", "foreground", "foreground_strong",
+                     "font_family", "label_font_size", "major_label_font_size",
+                     "title_font_size")
+    },
+    colors=("#f3d2b0", "#ffffff", "#7a3e00"),  # band, the white under it, the rating line
+    opacity="1",
+    opacity_hover="1",
+    stroke_width="4",
+)  # fmt: skip
+
+
+def rating_history_svg(points: list[tuple[str, float, float]], *, title: str) -> str:
+    """The rating (``mu``) event by event, in the band ``mu +- 2 sigma`` where the player's
+    skill most likely lies: the upper edge filled, the lower filled white over it, then the
+    line. ``points`` are (label, mu, sigma), oldest first."""
+    lows = [mu - 2 * sigma for _, mu, sigma in points]
+    highs = [mu + 2 * sigma for _, mu, sigma in points]
+    floor, top = int(min(lows)) - 1, int(max(highs)) + 1
+    step = max(1, (top - floor) // 4)
+    chart = pygal.Line(
+        style=BAND,
+        y_labels=list(range(floor, top + 1, step)),
+        js=[],
+        disable_xml_declaration=True,
+        show_legend=False,
+        width=420,
+        height=320,
+        title=title,
+        zero=floor,
+        range=(floor, top),
+        show_y_guides=False,
+        show_dots=False,
+        truncate_label=-1,
+        x_labels_major_every=max(1, len(points) // 3),
+        show_minor_x_labels=False,
+        margin=16,
+        margin_right=56,  # room for the last date under the line's end
+    )
+    chart.x_labels = [label for label, _, _ in points]
+    chart.add("Likely range (upper)", highs, fill=True)
+    chart.add("Likely range (lower)", lows, fill=True)
+    chart.add("Rating", [mu for _, mu, _ in points])
+    return chart.render(is_unicode=True)

@@ -1,17 +1,23 @@
 """Demo data for ``make run``: a finished, finalised weekend Main (12 games, so it earns Master
-Rating Points) and a club night in progress, both played through the real services by the
-engine's simulator (see ``services.simulation``)."""
+Rating Points), and a Grass Roots club with two finished club nights and one in progress, all
+played through the real services by the engine's simulator (see ``services.simulation``)."""
 
 from __future__ import annotations
 
-from django.contrib.auth import get_user_model
+from datetime import timedelta
 
-from tournaments.models import Event
+from django.contrib.auth import get_user_model
+from django.db.models import Q
+from django.utils import timezone
+
+from tournaments.models import Club, Event
+from tournaments.services.clubs import club_create
 from tournaments.services.ledger import event_finalise_request
 from tournaments.services.simulation import event_simulate
 
 FINISHED = "Demo Weekend: Main (finished)"
 IN_PROGRESS = "Demo Club Night (in progress)"
+CLUB = "Demo Grass Roots Club"
 
 
 def demo_director():
@@ -25,9 +31,17 @@ def demo_events_build(*, director) -> list[Event]:
     if not Event.objects.filter(name=FINISHED).exists():
         report = event_simulate(players=20, games=12, seed=2026, director=director, name=FINISHED)
         event_finalise_request(event=report.event, user=director)  # its MRPs to the ledger
-    if not Event.objects.filter(name=IN_PROGRESS).exists():
-        event_simulate(
-            players=12, games=9, seed=7, director=director, name=IN_PROGRESS,
-            preset="grass-roots", stop_after_game=4,
+    if not Club.objects.filter(name=CLUB).exists():
+        club = club_create(name=CLUB, user=director, city="Springfield", region="Demo Region")
+        today = timezone.localdate()
+        for week, seed in ((3, 5), (2, 6)):
+            event_simulate(
+                players=12, games=9, seed=seed, director=director, club=club,
+                played_on=today - timedelta(weeks=week),
+            )  # fmt: skip
+        report = event_simulate(
+            players=12, games=9, seed=7, director=director, club=club, played_on=today,
+            stop_after_game=4,
         )  # fmt: skip
-    return list(Event.objects.filter(name__in=[FINISHED, IN_PROGRESS]))
+        Event.objects.filter(pk=report.event.pk).update(name=IN_PROGRESS)
+    return list(Event.objects.filter(Q(name=FINISHED) | Q(club__name=CLUB)))

@@ -74,3 +74,24 @@ def rebuild_ledger(*, job_id: int) -> None:
     from tournaments.services.ledger import ledger_rebuild
 
     job_run(job_id=job_id, work=lambda job, progress: ledger_rebuild(progress=progress, job=job))
+
+
+@shared_task(name="tournaments.tasks.rate_event")
+def rate_event(*, job_id: int, event_id: int) -> None:
+    from tournaments.services.ratings import ratings_update_event
+
+    job_run(job_id=job_id, work=lambda job, progress: ratings_update_event(event_id=event_id))
+
+
+@shared_task(name="tournaments.tasks.rate_all")
+def rate_all(*, job_id: int) -> None:
+    from tournaments.services.ratings import ratings_recompute_all
+
+    job_run(job_id=job_id, work=lambda job, progress: ratings_recompute_all(progress=progress))
+
+
+@shared_task(name="tournaments.tasks.rebuild_night_cards")
+def rebuild_night_cards(*, job_id: int) -> None:
+    from tournaments.services.night_cards import night_cards_rebuild_all
+
+    job_run(job_id=job_id, work=lambda job, progress: night_cards_rebuild_all(progress=progress))

@@ -17,6 +17,7 @@ urlpatterns = [
     path("", include("tournaments.urls_playoffs")),
     path("", include("tournaments.urls_final")),
     path("", include("tournaments.urls_players")),
+    path("", include("tournaments.urls_clubs")),
     path("", public.home, name="home"),
     path("jobs/<int:job_id>/", public.job_detail, name="job-detail"),
     path("r/<str:token>/", player.player_page, name="player-page"),

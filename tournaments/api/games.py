@@ -80,7 +80,8 @@ class GamePublishView(APIView):
 
 
 class GameRepairView(APIView):
-    """Throw a game's tables away and pair it again (the latest game, before it is closed)."""
+    """Throw a game's tables away and pair it again: the latest game, before any result is
+    reported, a judge called or a ruling made there (refused with ``game_started`` after)."""
 
     permission_classes = [permissions.IsAuthenticated]
 

@@ -44,7 +44,7 @@ class EventCreateSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Event
-        fields = ["name", "preset", "kind", "starts_on", *Event.SETTINGS]
+        fields = ["name", "preset", "kind", "starts_on", "published", *Event.SETTINGS]
 
 
 class EventSettingsSerializer(serializers.ModelSerializer):

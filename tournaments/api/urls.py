@@ -11,6 +11,7 @@ urlpatterns = [
     path("", include("tournaments.api.urls_rulings")),
     path("", include("tournaments.api.urls_playoffs")),
     path("", include("tournaments.api.urls_final")),
+    path("", include("tournaments.api.urls_clubs")),
     path("auth/token/", obtain_auth_token, name="api-token"),
     path("health/", jobs.HealthView.as_view(), name="api-health"),
     path("jobs/health/", jobs.HealthJobView.as_view(), name="api-job-health"),

@@ -1,6 +1,7 @@
 """Pegboard's tables, split by resource."""
 
 from tournaments.models.audit import AuditEntry
+from tournaments.models.clubs import ClubAward, ClubRole, NightCard, PlayerRating, RatingPoint
 from tournaments.models.events import Entry, Event, EventRole
 from tournaments.models.games import Game, Seat, Table
 from tournaments.models.jobs import Job
@@ -12,6 +13,11 @@ from tournaments.models.rulings import JudgeCall, Ruling
 
 __all__ = [
     "AuditEntry",
+    "ClubAward",
+    "ClubRole",
+    "NightCard",
+    "PlayerRating",
+    "RatingPoint",
     "PlayoffSeed",
     "Playoff",
     "MatchLine",

@@ -69,6 +69,9 @@ class Event(models.Model):
     finalised_at = models.DateTimeField(
         null=True, blank=True, help_text="the results are final and in the MRP ledger"
     )
+    rated_at = models.DateTimeField(
+        null=True, blank=True, help_text="its games are in the players' skill ratings"
+    )
 
     # Settings: every event-dependent rule.
     qualifying_games = models.PositiveSmallIntegerField(

@@ -12,15 +12,38 @@
 """
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 
 
 class Club(models.Model):
+    class GrassRootsRule(models.TextChoices):
+        ACC_12 = "acc-12:2024", "ACC club practice: a card of 12 or more game points earns them"
+        EVERY_CARD = "every-card:2024", "Every card earns its game points"
+
     name = models.CharField(max_length=200, unique=True)
     city = models.CharField(max_length=200, blank=True)
     region = models.CharField(max_length=100, blank=True, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # The club's settings: its season, its points rule, and what a new club night starts from.
+    season_start_month = models.PositiveSmallIntegerField(
+        default=9, validators=[MinValueValidator(1), MaxValueValidator(12)]
+    )
+    season_end_month = models.PositiveSmallIntegerField(
+        default=5, validators=[MinValueValidator(1), MaxValueValidator(12)]
+    )
+    grass_roots_rule = models.CharField(
+        max_length=40, choices=GrassRootsRule.choices, default=GrassRootsRule.ACC_12
+    )
+    drop_worst_nights = models.PositiveSmallIntegerField(
+        default=0,
+        validators=[MaxValueValidator(10)],
+        help_text="how many of a player's worst nights a season leaves out (0: none)",
+    )
+    night_games = models.PositiveSmallIntegerField(
+        default=9, validators=[MinValueValidator(1), MaxValueValidator(30)]
+    )
 
     class Meta:
         ordering = ["name"]

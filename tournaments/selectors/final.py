@@ -177,8 +177,8 @@ class ResultRow:
     acc_number: str
     qualifying_rank: int | None
     seed: int | None
-    band: str  # finish band of a qualifier whose playoff is over, else ""
-    place: str
+    band: str  # finish band of a qualifier whose playoff is over, else "" (as money pays it)
+    place: str  # the places the player really shares: the band, cut at the qualifiers
     mrp: int | None
     payout_cents: int
     game_points: int = 0
@@ -278,12 +278,14 @@ def event_final_results(*, event: Event) -> FinalResults:
     def row(entry_id: int, rank: int | None, seed: int | None) -> ResultRow:
         finish = done.get(entry_id)
         band = place_key(finish.first, finish.last) if finish else ""
+        # With byes fewer lose in round 1 than its band holds: they share places up to Q only.
+        held = place_key(finish.first, min(finish.last, playoff.qualifiers)) if finish else ""
         parts = mrp.get(entry_id) if seed is not None else None
         name, acc, player = people.get(entry_id, ("?", "", None))
         standing = table.get(entry_id, {})
         return ResultRow(
             entry_id, name, acc, rank, seed, band,
-            band if seed is not None else str(rank or ""),
+            held if seed is not None else str(rank or ""),
             sum(parts) if parts else None,
             money.by_entry.get(entry_id, 0),
             standing.get("game_points", 0), standing.get("net_spread", 0),

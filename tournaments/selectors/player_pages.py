@@ -20,7 +20,15 @@ from django.http import Http404
 
 from tournaments.core.bracket import bracket_size, finish_of
 from tournaments.core.money import place_key
-from tournaments.models import CardLine, Entry, MrpAward, Player, StandingsSnapshot
+from tournaments.core.ratings import Rating
+from tournaments.models import (
+    CardLine,
+    Entry,
+    MrpAward,
+    Player,
+    PlayerRating,
+    StandingsSnapshot,
+)
 
 
 @dataclass(frozen=True)
@@ -43,6 +51,11 @@ class PlayerPage:
     events: list[PlayedEvent]
     mrp_total: int
     mrp_by_year: dict[int, int] = field(default_factory=dict)
+    rating: Rating | None = None  # None before the player's first rated event
+
+    @property
+    def provisional(self) -> bool:
+        return self.rating is None or self.rating.provisional()
 
 
 def player_get(*, player_id: int) -> Player:
@@ -59,7 +72,10 @@ def player_get(*, player_id: int) -> Player:
 
 def _band(award: MrpAward) -> str:
     rounds = bracket_size(award.qualifiers).bit_length() - 1
-    return place_key(*finish_of(award.round_lost, rounds)) if rounds else "1"
+    if not rounds:
+        return "1"
+    first, last = finish_of(award.round_lost, rounds)
+    return place_key(first, min(last, award.qualifiers))  # byes: round 1's band holds fewer
 
 
 def _ranks(event_ids: list[int], entry_ids: set[int]) -> dict[int, int]:
@@ -107,7 +123,9 @@ def player_page(*, player: Player, viewer) -> PlayerPage:
         )
         for e in entries
     ]  # fmt: skip
-    return PlayerPage(player, events, *_totals(player))
+    found = PlayerRating.objects.filter(player=player).first()
+    rating = Rating(found.mu, found.sigma, found.games) if found else None
+    return PlayerPage(player, events, *_totals(player), rating)
 
 
 def _totals(player: Player) -> tuple[int, dict[int, int]]:

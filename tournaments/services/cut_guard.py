@@ -25,6 +25,7 @@ from tournaments.services.consolation import consolation_of, consolation_sync_en
 from tournaments.services.errors import ServiceError
 from tournaments.services.ledger import ledger_refresh_request
 from tournaments.services.playoffs import seeds_and_matches_create
+from tournaments.services.ratings import ratings_request
 from tournaments.services.standings import _compute, standings_snapshot_now
 
 
@@ -69,6 +70,8 @@ def cut_guard_apply(*, event: Event, rebuild: bool) -> bool:
         _follow_ranks(playoff, standings)
     standings_snapshot_now(event=event)
     ledger_refresh_request(event=event, reason="a correction to the qualifying results")
+    if event.rated_at is not None:
+        ratings_request(event=event)
     return rebuilt
 
 

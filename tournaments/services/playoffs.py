@@ -37,6 +37,7 @@ from tournaments.services.audit import Kind, audit_record
 from tournaments.services.errors import ServiceError
 from tournaments.services.jobs import Progress, job_enqueue
 from tournaments.services.ledger import ledger_refresh_request
+from tournaments.services.ratings import ratings_request
 from tournaments.services.standings import _compute, _entrants, standings_snapshot_now
 
 DEFAULT_BEST_OF = 5
@@ -232,6 +233,8 @@ def playoff_sync(*, playoff: Playoff) -> int | None:
             row.save(update_fields=[*fields, "absent", "clock_started_at"])
     _follow_champion(playoff.event, bracket.champion, has_matches=bool(bracket.matches))
     ledger_refresh_request(event=playoff.event, reason="a correction in the playoffs")
+    if bracket.champion is not None or playoff.event.rated_at is not None:
+        ratings_request(event=playoff.event)
     return bracket.champion
 
 

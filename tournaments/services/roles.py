@@ -17,7 +17,9 @@ from tournaments.services.audit import Kind, audit_record
 from tournaments.services.errors import ServiceError
 
 
-def _one_person(query: str):
+def person_find(query: str):
+    """The one account ``query`` names (see ``selectors.people``); refused with the names to
+    choose from when there is none or several."""
     found = users_find(query=query)
     if len(found) == 1:
         return found[0]
@@ -51,7 +53,7 @@ def event_role_grant(*, event: Event, actor, person: str, role: str) -> EventRol
         raise ServiceError(
             f"Unknown role {role!r}; choose {choices}.", field="role", code="unknown_role"
         )
-    user = _one_person(person)
+    user = person_find(person)
     grant, created = EventRole.objects.get_or_create(event=event, user=user, role=role)
     label = EventRole.Role(role).label.lower()
     audit_record(

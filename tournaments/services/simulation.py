@@ -11,14 +11,16 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from datetime import date
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from scoring import simulate_game
 from scoring.games import CardLine as EngineLine
-from tournaments.models import Event, EventRole, Game, Job, Match, Player, Table
+from tournaments.models import Club, Event, EventRole, Game, Job, Match, Player, Table
 from tournaments.selectors.results import current_lines
+from tournaments.services.clubs import club_night_create
 from tournaments.services.corrections import table_correct, table_cross_check
 from tournaments.services.entries import Registration, entry_register
 from tournaments.services.errors import ServiceError
@@ -96,13 +98,20 @@ def event_simulate(
     stop_after_game: int | None = None,
     disagree_every: int = 25,
     rulings: int = 2,
+    club: Club | None = None,
+    played_on: date | None = None,
 ) -> SimulationReport:
-    """Run a whole event; ``stop_after_game`` leaves it in progress after that game."""
+    """Run a whole event (a club night of ``club`` when given, made from the club's
+    defaults); ``stop_after_game`` leaves it in progress after that game."""
     rng = random.Random(seed)
-    event = event_create(
-        user=director, name=name or f"Simulated weekend {seed}", preset=preset,
-        qualifying_games=games, published=True, qualifier_ratio=4,
-    )  # fmt: skip
+    if club is not None:
+        event = club_night_create(club=club, user=director, played_on=played_on or date.today())
+        games = event.qualifying_games
+    else:
+        event = event_create(
+            user=director, name=name or f"Simulated weekend {seed}", preset=preset,
+            qualifying_games=games, published=True, qualifier_ratio=4, starts_on=played_on,
+        )  # fmt: skip
     report = SimulationReport(event=event)
     for player_name in player_names(players, rng):
         known = Player.objects.filter(name=player_name, merged_into__isnull=True).first()
@@ -115,7 +124,7 @@ def event_simulate(
     last = games if stop_after_game is None else min(games, stop_after_game)
     for number in range(1, last + 1):
         _play_game(event, number, director, rng, report, judges, disagree_every, rulings)
-    if stop_after_game is None or stop_after_game >= games:
+    if (stop_after_game is None or stop_after_game >= games) and event.qualifier_ratio:
         _play_playoffs(event, director, rng, report)
     event.refresh_from_db()
     return report

@@ -24,6 +24,8 @@ from tournaments.models import (
     TiePlayoff,
 )
 from tournaments.services.jobs import Progress, job_enqueue
+from tournaments.services.night_cards import night_cards_write, night_complete
+from tournaments.services.ratings import ratings_request
 
 
 def standings_request(*, event: Event) -> Job:
@@ -115,7 +117,17 @@ def standings_recompute(
     with transaction.atomic():
         # One recompute per event at a time: a job that read older lines cannot save last.
         event = Event.objects.select_for_update().get(pk=event_id)
-        return _snapshot(event, job)
+        result = _snapshot(event, job)
+        if event.kind == Event.Kind.CLUB_NIGHT:
+            _club_night_follows(event)
+        return result
+
+
+def _club_night_follows(event: Event) -> None:
+    """A complete club night: its players' cards, then their ratings (no extra step)."""
+    if night_complete(event):
+        night_cards_write(event=event)
+        ratings_request(event=event)
 
 
 def standings_snapshot_now(*, event: Event, job: Job | None = None) -> dict[str, Any]:

@@ -25,8 +25,13 @@ class TestCreate:
         assert body["qualifying_games"] == 10  # the override
         assert body["playoff_best_of"] == [3] and body["target_score"] == 121  # the preset's
         assert body["created_by"] == director.pk
+        assert body["sanctioned"] is True and body["published"] is False
         event = Event.objects.get(pk=body["id"])
         assert event.roles.get().user == director
+
+    def test_published_at_once(self, api):
+        body = {"name": "Open day", "preset": "grass-roots", "published": True}
+        assert api.post("/api/v1/events/", body, format="json").json()["published"] is True
 
     def test_unknown_preset_and_missing_name_are_named(self, api):
         response = api.post("/api/v1/events/", {"preset": "acc-grand-final"})

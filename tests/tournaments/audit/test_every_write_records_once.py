@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import pkgutil
+from datetime import date
 
 import pytest
 
@@ -19,6 +20,7 @@ from tests.tournaments.playoffs.conftest import qualified_event  # noqa: F401  (
 from tournaments import services
 from tournaments.models import AuditEntry, Entry, EventRole, Game, JudgeCall, Match, Table
 from tournaments.services import (
+    clubs,
     consolation,
     corrections,
     entries,
@@ -107,6 +109,20 @@ NOT_STAFF_ACTIONS = {
     "player_link_user": "the player's own account",
     "player_merge": "an administrator's; PlayerMerge is its record, so it can be undone",
     "player_merge_undo": "an administrator's; recorded on the PlayerMerge it undoes",
+    "club_award_record": "a club's record: the ClubAward keeps who recorded it and when",
+    "club_create": "a club, not an event",
+    "club_director_add": "a club, not an event",
+    "club_directs": "a check",
+    "club_update_settings": "a club, not an event",
+    "night_cards_rebuild_all": "the points job's work",
+    "night_cards_rebuild_request": "an administrator's, over every club",
+    "night_cards_write": "the standings job's work after a verified result",
+    "night_complete": "a check",
+    "person_find": "reads",
+    "ratings_recompute_all": "the ratings job's work",
+    "ratings_recompute_request": "an administrator's, over every event",
+    "ratings_request": "starts the ratings job after a finished event",
+    "ratings_update_event": "the ratings job's work",
 }
 
 
@@ -402,6 +418,11 @@ SCENARIOS = {
     "event_finalise_request": lambda w: (
         (e := w.finished()),
         lambda: ledger.event_finalise_request(event=e, user=e.director),
+    ),
+    "club_night_create": lambda w: (
+        (d := UserFactory()),
+        (c := clubs.club_create(name="Scenario club", user=d)),
+        lambda: clubs.club_night_create(club=c, user=d, played_on=date(2026, 9, 8)),
     ),
     "consolation_create": lambda w: (
         (e := w.cut(preset="acc-main")),

@@ -25,6 +25,8 @@ def test_finish_bands_and_named_places(finished_main):
     assert final.bands == [("1", 1), ("2", 1), ("3-4", 2), ("5-8", 1)]
     seeds = _by_seed(final)
     assert [seeds[s].band for s in (1, 2, 3, 4, 5)] == ["2", "3-4", "1", "3-4", "5-8"]
+    # Three byes: one player loses in round 1, alone in place 5 (places 6-8 were byes).
+    assert [seeds[s].place for s in (1, 2, 3, 4, 5)] == ["2", "3-4", "1", "3-4", "5"]
     assert final.winner.entry_id == ranked[2].pk
     assert final.runner_up.entry_id == ranked[0].pk
     assert final.high_non_qualifier.entry_id == ranked[5].pk

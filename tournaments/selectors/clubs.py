@@ -1,0 +1,172 @@
+"""Reading clubs: a club's page, its season standings, the national Grass Roots leaderboard,
+and skill-rating leaderboards with their win probabilities.
+
+- member: a player whose home club this is, or who has played one of its nights.
+- season standings: the season's night cards (``NightCard``) added up by the pure core
+  (``core.seasons``), with the club's worst-nights rule, champion and awards.
+- national Grass Roots leaderboard: every card of the season, every club, added up (a club's
+  dropped nights are its own rule and are not applied here).
+- rating leaderboard: players by rated skill ``mu``; provisional ratings (too few games) are
+  left out unless asked for, and marked when shown.
+"""
+
+from __future__ import annotations
+
+from calendar import month_name
+from dataclasses import dataclass
+
+from django.db.models import Count, F, Q, QuerySet, Sum, Window
+from django.db.models.functions import Rank
+from django.http import Http404
+
+from tournaments.core.ratings import DEFAULT_PARAMS, Rating, win_probability
+from tournaments.core.seasons import RULES, Card, SeasonRow, champion, season_standings
+from tournaments.models import (
+    Club,
+    ClubAward,
+    ClubRole,
+    Event,
+    NightCard,
+    Player,
+    PlayerRating,
+    RatingPoint,
+)
+from tournaments.selectors.people import person_name
+
+
+def club_get(*, club_id: int) -> Club:
+    club = Club.objects.filter(pk=club_id).first()
+    if club is None:
+        raise Http404("No such club.")
+    return club
+
+
+@dataclass(frozen=True)
+class ClubPage:
+    club: Club
+    directors: list[str]
+    members: int
+    seasons: list[int]
+    nights: list[Event]
+    rule: str
+
+    @property
+    def season_words(self) -> str:
+        """The club's season in words: "September to May"."""
+        club = self.club
+        return f"{month_name[club.season_start_month]} to {month_name[club.season_end_month]}"
+
+
+def club_page(*, club: Club) -> ClubPage:
+    directors = [
+        person_name(role.user)
+        for role in ClubRole.objects.filter(club=club).select_related("user__player")
+    ]
+    seasons = list(NightCard.objects.filter(club=club).values_list("season", flat=True).distinct())
+    nights = list(
+        Event.objects.filter(club=club, kind=Event.Kind.CLUB_NIGHT).order_by("-starts_on", "-pk")
+    )
+    return ClubPage(
+        club, sorted(directors), club_members(club=club).count(), sorted(seasons, reverse=True),
+        nights, RULES[club.grass_roots_rule].description,
+    )  # fmt: skip
+
+
+def club_members(*, club: Club) -> QuerySet[Player]:
+    return Player.objects.filter(
+        Q(home_club=club) | Q(night_cards__club=club), merged_into__isnull=True
+    ).distinct()
+
+
+@dataclass(frozen=True)
+class SeasonTable:
+    club: Club
+    season: int
+    rows: list[tuple[SeasonRow, str]]  # each row with the player's name
+    champion: str | None
+    rule: str
+    drop: int
+    awards: list[ClubAward]
+    nights: int
+
+
+def season_table(*, club: Club, season: int) -> SeasonTable:
+    """The club's season standings from its night cards (two queries, and one for awards)."""
+    cards = list(NightCard.objects.filter(club=club, season=season).select_related("player"))
+    names = {card.player_id: card.player.name for card in cards}
+    rows = season_standings(
+        (
+            Card(c.player_id, c.event_id, c.grass_roots_points, c.game_points, c.games_won,
+                 c.games_played, c.net_spread)
+            for c in cards
+        ),
+        drop=club.drop_worst_nights,
+    )  # fmt: skip
+    winner = champion(rows)
+    awards = list(
+        ClubAward.objects.filter(club=club, season=season).select_related("player", "event")
+    )
+    return SeasonTable(
+        club, season, [(row, names[row.player_id]) for row in rows],
+        names.get(winner) if winner else None, RULES[club.grass_roots_rule].description,
+        club.drop_worst_nights, awards, len({c.event_id for c in cards}),
+    )  # fmt: skip
+
+
+def national_grass_roots(*, season: int) -> QuerySet:
+    """Every player's Grass Roots points of ``season``, all clubs, best first (one query)."""
+    return (
+        NightCard.objects.filter(season=season, player__merged_into__isnull=True)
+        .values("player_id")
+        .annotate(
+            name=F("player__name"),
+            club=F("player__home_club__name"),
+            grass_roots_points=Sum("grass_roots_points"),
+            nights=Count("id"),
+            games_won=Sum("games_won"),
+            net_spread=Sum("net_spread"),
+        )
+        .annotate(rank=Window(expression=Rank(), order_by=F("grass_roots_points").desc()))
+        .order_by("-grass_roots_points", "-games_won", "-net_spread", "name")
+    )
+
+
+def rating_leaderboard(*, club: Club | None = None, provisional: bool = False) -> QuerySet:
+    """Ratings, best ``mu`` first; provisional ones only if asked for."""
+    ratings = PlayerRating.objects.select_related("player__home_club").filter(
+        player__merged_into__isnull=True
+    )
+    if club is not None:
+        ratings = ratings.filter(player__in=club_members(club=club))
+    if not provisional:
+        ratings = ratings.filter(games__gte=DEFAULT_PARAMS.provisional_games)
+    return ratings.order_by("-mu", "player__name")
+
+
+def rating_of(player: Player) -> Rating | None:
+    row = PlayerRating.objects.filter(player=player).first()
+    return Rating(row.mu, row.sigma, row.games) if row else None
+
+
+def rating_history(*, player: Player) -> list[RatingPoint]:
+    return list(
+        RatingPoint.objects.filter(player=player)
+        .select_related("event")
+        .order_by("played_on", "event_id")
+    )
+
+
+@dataclass(frozen=True)
+class Prediction:
+    player: Player
+    opponent: Player
+    player_rating: Rating
+    opponent_rating: Rating
+    probability: float  # the player's chance to win one game
+
+
+def predict(*, player: Player, opponent: Player) -> Prediction:
+    """One game between two players, by their ratings (a new player starts at the default)."""
+    start = Rating(DEFAULT_PARAMS.mu, DEFAULT_PARAMS.sigma, 0)
+    a, b = rating_of(player) or start, rating_of(opponent) or start
+    return Prediction(player, opponent, a, b, win_probability(a, b))

@@ -1,0 +1,158 @@
+"""Running a club: making one, its directors and settings, its nights, and its awards.
+
+- club night: an event of the club (kind ``club_night``) made in one action from the club's
+  defaults: the Grass Roots preset, the club's number of games, published, directed by the
+  club's directors. It is played like any event (entries, check-in, pairing, the players'
+  reports, the engine's checks, cross-checks) and finishes when its last game is verified.
+- award: a 28 or 29 hand, which the engine must score as exactly that (hand and starter, as
+  the cards were), or a 9-0 night, which the player's card of that night must show.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+
+from scoring import CardError, score_hand
+from tournaments.core.seasons import season_of
+from tournaments.models import Club, ClubAward, ClubRole, Entry, Event, EventRole, NightCard
+from tournaments.services.audit import Kind, audit_record
+from tournaments.services.errors import ServiceError
+from tournaments.services.events import event_create_unaudited
+from tournaments.services.roles import person_find
+
+CLUB_SETTINGS = (
+    "name",
+    "city",
+    "region",
+    "season_start_month",
+    "season_end_month",
+    "grass_roots_rule",
+    "drop_worst_nights",
+    "night_games",
+)
+
+
+@transaction.atomic
+def club_create(*, name: str, user, **settings) -> Club:
+    """A new club; ``user`` is its first director."""
+    if not name.strip():
+        raise ServiceError("Give the club a name.", field="name", code="required")
+    try:
+        with transaction.atomic():
+            club = Club.objects.create(name=name.strip(), **settings)
+    except IntegrityError:
+        raise ServiceError(
+            f"A club called {name.strip()!r} already exists.", field="name", code="taken"
+        ) from None
+    ClubRole.objects.create(club=club, user=user)
+    return club
+
+
+def club_directs(*, club: Club, user) -> bool:
+    return user.is_authenticated and (
+        user.is_superuser or ClubRole.objects.filter(club=club, user=user).exists()
+    )
+
+
+@transaction.atomic
+def club_update_settings(*, club: Club, user, **changes) -> Club:
+    club = Club.objects.select_for_update().get(pk=club.pk)
+    unknown = set(changes) - set(CLUB_SETTINGS)
+    if unknown:
+        raise ServiceError(f"Not a club setting: {', '.join(sorted(unknown))}.", code="unknown")
+    for key, value in changes.items():
+        setattr(club, key, value)
+    try:
+        club.full_clean(validate_unique="name" in changes)
+    except ValidationError as exc:
+        field, messages = next(iter(exc.message_dict.items()))
+        raise ServiceError(messages[0], field=field, code="invalid") from None
+    club.save()
+    return club
+
+
+@transaction.atomic
+def club_director_add(*, club: Club, actor, person: str) -> ClubRole:
+    """Another director for the club, found by user name or name."""
+    if not club_directs(club=club, user=actor):
+        raise ServiceError("Only the club's directors may do this.", code="not_director")
+    role, _ = ClubRole.objects.get_or_create(club=club, user=person_find(person))
+    return role
+
+
+@transaction.atomic
+def club_night_create(*, club: Club, user, played_on: date) -> Event:
+    """A club night of ``club`` on ``played_on``, from the club's defaults (see the module)."""
+    club = Club.objects.select_for_update().get(pk=club.pk)
+    number = Event.objects.filter(club=club, kind=Event.Kind.CLUB_NIGHT).count() + 1
+    event = event_create_unaudited(
+        user=user,
+        name=f"{club.name}: club night {played_on:%-d %b %Y}",
+        preset="grass-roots",
+        club=club,
+        starts_on=played_on,
+        published=True,
+        qualifying_games=club.night_games,
+    )
+    others = ClubRole.objects.filter(club=club).exclude(user=user).values_list("user_id", flat=True)
+    EventRole.objects.bulk_create(
+        EventRole(event=event, user_id=director, role=EventRole.Role.DIRECTOR)
+        for director in others
+    )
+    audit_record(
+        event=event,
+        actor=user,
+        kind=Kind.SETTINGS,
+        action="club_night_create",
+        summary=f"Club night {number} of {club.name} made from the club's defaults",
+    )
+    return event
+
+
+def _hand_score(hand: str, starter: str, crib: bool) -> int:
+    try:
+        return score_hand(hand, starter, crib=crib).total
+    except CardError as exc:
+        raise ServiceError(str(exc), field="hand", code="cards") from None
+
+
+@transaction.atomic
+def club_award_record(
+    *, club: Club, user, entry: Entry, kind: str, hand: str = "", starter: str = "", crib=False
+) -> ClubAward:
+    """Record an award at one of the club's nights (see the module for what is checked)."""
+    if not club_directs(club=club, user=user):
+        raise ServiceError("Only the club's directors record its awards.", code="not_director")
+    event = entry.event
+    if event.club_id != club.pk or event.kind != Event.Kind.CLUB_NIGHT:
+        raise ServiceError("Choose a player of one of this club's nights.", code="not_club_night")
+    played_on = event.starts_on or event.created_at.date()
+    season = season_of(played_on, club.season_start_month, club.season_end_month)
+    award = ClubAward(
+        club=club, player_id=entry.player_id, event=event, kind=kind, recorded_by=user,
+        season=season if season is not None else played_on.year,
+    )  # fmt: skip
+    if kind == ClubAward.Kind.GRAND_SLAM:
+        card = NightCard.objects.filter(event=event, entry=entry).first()
+        if card is None or card.games_won != card.games_played or card.games_played < 9:
+            raise ServiceError(
+                f"{entry.player.name}'s card of that night does not show every game won.",
+                field="kind",
+                code="not_a_grand_slam",
+            )
+    elif kind in (ClubAward.Kind.HAND_28, ClubAward.Kind.HAND_29):
+        score = _hand_score(hand, starter, crib)
+        if score != int(kind[-2:]):
+            raise ServiceError(
+                f"The engine counts {hand} with {starter} as {score}, not {kind[-2:]}.",
+                field="hand",
+                code="wrong_count",
+            )
+        award.hand, award.starter, award.crib, award.score = hand, starter, crib, score
+    else:
+        raise ServiceError(f"Unknown award {kind!r}.", field="kind", code="unknown")
+    award.save()
+    return award
