@@ -172,7 +172,11 @@ def rulings_of_event(*, event: Event) -> QuerySet[Ruling]:
             "winner__player",
             "entered_by__player",
         )
-        .prefetch_related(Prefetch("judges", queryset=users_with_names()))
+        .prefetch_related(
+            Prefetch(
+                "judges", queryset=users_with_names().order_by("first_name", "last_name", "id")
+            )
+        )
         .order_by("-created_at", "-id")
     )
 
