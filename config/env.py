@@ -17,6 +17,8 @@ ENVIRONMENT_VARIABLES: dict[str, str] = {
     "CSRF_TRUSTED_ORIGINS": "Comma-separated https:// origins for forms behind a proxy.",
     "DATABASE_URL": "Database URL (default: sqlite file db.sqlite3 in the project).",
     "CELERY_BROKER_URL": "Redis URL for the task queue. Unset: tasks run eagerly in-process.",
+    "JOBS_SWEEP_SECONDS": "Seconds between sweeps that send waiting jobs (default 15).",
+    "JOBS_STALE_SECONDS": "Seconds without heartbeat before a running job reruns (default 30).",
     "SECURE_SSL_REDIRECT": "true/false (default: on when DEBUG is off). Redirect HTTP to HTTPS.",
     "SECURE_HSTS_SECONDS": "HSTS max-age when DEBUG is off (default 2592000, 30 days).",
     "STATIC_ROOT": "Where collectstatic writes (default: staticfiles/ in the project).",

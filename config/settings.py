@@ -77,6 +77,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "tournaments.context_processors.queue",
             ],
         },
     },
@@ -159,8 +160,32 @@ CELERY_TASK_TIME_LIMIT = 300
 CELERY_TASK_IGNORE_RESULT = True  # job state lives in the Job table, readable by pages and API
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = TIME_ZONE
+# A send to a broker that is down fails within about a second; the job waits for the sweeper.
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.2,
+}
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
+# Redis redelivers an unacknowledged message after this long; it must outlast the hard time
+# limit. Recovery from a dead worker does not wait for it: the sweeper does that (see below).
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 600}
+# Jobs (tournaments.services.jobs): heartbeats, when a quiet running job is taken back, how
+# often the sweeper runs, when a sent job that nobody took is sent again, and how many stopped
+# runs a job gets before it fails for good.
+JOBS_STALE_SECONDS = env_int("JOBS_STALE_SECONDS", 30, minimum=3)
+JOBS_HEARTBEAT_SECONDS = max(0.5, JOBS_STALE_SECONDS / 6)
+JOBS_SWEEP_SECONDS = env_int("JOBS_SWEEP_SECONDS", 15, minimum=1)
+JOBS_RESEND_SECONDS = 60
+JOBS_MAX_ATTEMPTS = 3
 CELERY_BEAT_SCHEDULE = {
-    "jobs-expire-stale": {"task": "tournaments.tasks.jobs_expire_stale", "schedule": 300.0},
+    "jobs-sweep": {
+        "task": "tournaments.tasks.jobs_sweep",
+        "schedule": float(JOBS_SWEEP_SECONDS),
+        # A sweep that waited in the queue longer than the next one is worthless: drop it.
+        "options": {"expires": float(JOBS_SWEEP_SECONDS)},
+    },
     # Playoff no-shows forfeit on the clock even when nobody opens the match page.
     "playoff-forfeits": {"task": "tournaments.tasks.apply_playoff_forfeits", "schedule": 60.0},
 }

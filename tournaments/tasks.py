@@ -1,8 +1,9 @@
 """Celery tasks: take ids, call one service. State is recorded in the ``Job`` row."""
 
 from celery import shared_task
+from celery.signals import worker_ready
 
-from tournaments.services.jobs import health_check_work, job_run, jobs_expire_stale
+from tournaments.services.jobs import health_check_work, job_run, jobs_sweep
 
 
 @shared_task(name="tournaments.tasks.health_check")
@@ -10,9 +11,16 @@ def health_check(*, job_id: int) -> None:
     job_run(job_id=job_id, work=health_check_work)
 
 
-@shared_task(name="tournaments.tasks.jobs_expire_stale")
-def expire_stale_jobs() -> int:
-    return jobs_expire_stale()
+@shared_task(name="tournaments.tasks.jobs_sweep")
+def sweep_jobs() -> dict[str, int]:
+    """Periodic (beat): send waiting jobs, take back running jobs whose worker stopped."""
+    return jobs_sweep()
+
+
+@worker_ready.connect
+def sweep_when_a_worker_starts(sender, **kwargs) -> None:
+    """A worker that starts (perhaps after one was killed) asks for a sweep at once."""
+    sender.app.send_task("tournaments.tasks.jobs_sweep")
 
 
 @shared_task(name="tournaments.tasks.pair_game")

@@ -8,24 +8,42 @@ from rest_framework.views import APIView
 
 from tournaments import tasks
 from tournaments.api.serializers import JobSerializer
-from tournaments.selectors.jobs import job_get_for_user
+from tournaments.selectors.jobs import job_get_for_user, queue_status
 from tournaments.services.jobs import job_enqueue
 
 
 class HealthView(APIView):
-    """Is the site up and can it reach its database? Anonymous visitors may ask."""
+    """Is the site up, can it reach its database, and can it send jobs? Anyone may ask.
+
+    ``status`` is "degraded" while the broker is down: the site still saves every report, and the
+    jobs waiting (``jobs_waiting``) are sent when the broker is back. ``broker`` is "in-process"
+    when no broker is configured (tasks run in the web process).
+    """
 
     permission_classes = [permissions.AllowAny]
+    throttle_classes = []
 
     @extend_schema(
         responses=inline_serializer(
-            "Health", {"status": serializers.CharField(), "database": serializers.CharField()}
+            "Health",
+            {
+                "status": serializers.ChoiceField(choices=["ok", "degraded"]),
+                "database": serializers.CharField(),
+                "broker": serializers.ChoiceField(choices=["ok", "down", "in-process"]),
+                "jobs_waiting": serializers.IntegerField(),
+                "oldest_waiting_seconds": serializers.IntegerField(),
+                "jobs_running_without_heartbeat": serializers.IntegerField(),
+            },
         )
     )
     def get(self, request):
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
-        return Response({"status": "ok", "database": connection.vendor})
+        queue = queue_status()
+        degraded = queue["broker"] == "down" or queue["jobs_running_without_heartbeat"]
+        return Response(
+            {"status": "degraded" if degraded else "ok", "database": connection.vendor, **queue}
+        )
 
 
 class HealthJobView(APIView):

@@ -7,6 +7,12 @@ state survives worker restarts and needs no result backend. ``key`` names what t
 waits joins it, which coalesces bursts (twenty results in a second recompute the standings once
 or twice, not twenty times); a job that is already running may have read older data, so one more
 may wait behind it.
+
+The row is the truth, not the broker: it names its task and arguments, so a job whose message
+was never sent (broker down) or was lost with a worker can be sent again by the sweeper
+(``tournaments.services.jobs.jobs_sweep``). A running job's worker writes ``heartbeat_at`` every
+few seconds; a running job whose heartbeat stops is taken back to waiting and run again. The
+database allows one *running* job per (kind, key), so two workers never pair one game at once.
 """
 
 from django.conf import settings
@@ -32,6 +38,12 @@ class Job(models.Model):
     result = models.JSONField(default=dict, blank=True)
     worker = models.CharField(max_length=255, blank=True, help_text="host and process that ran it")
     attempts = models.PositiveSmallIntegerField(default=0)
+    task = models.CharField(max_length=100, blank=True, help_text="Celery task name")
+    task_kwargs = models.JSONField(default=dict, blank=True)
+    dispatched_at = models.DateTimeField(
+        null=True, blank=True, help_text="when its message last reached the broker"
+    )
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
@@ -47,9 +59,21 @@ class Job(models.Model):
                 condition=Q(status="pending") & ~Q(key=""),
                 name="job_one_waiting_per_key",
             ),
+            models.UniqueConstraint(
+                fields=["kind", "key"],
+                condition=Q(status="running") & ~Q(key=""),
+                name="job_one_running_per_key",
+            ),
             models.CheckConstraint(condition=Q(progress__lte=100), name="job_progress_le_100"),
         ]
-        indexes = [models.Index(fields=["kind", "key"])]
+        indexes = [
+            models.Index(fields=["kind", "key"]),
+            models.Index(
+                fields=["status"],
+                name="job_unfinished",
+                condition=~Q(status__in=["succeeded", "failed"]),
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.kind} {self.key or self.pk} ({self.status})"

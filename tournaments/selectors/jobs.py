@@ -1,6 +1,13 @@
-"""Reading jobs, with the one check of who may see them."""
+"""Reading jobs, with the one check of who may see them, and the state of the queue."""
 
+import threading
+import time
+from datetime import timedelta
+
+from django.conf import settings
+from django.db.models import Count, Min
 from django.http import Http404
+from django.utils import timezone
 
 from tournaments.models import Job
 
@@ -13,3 +20,65 @@ def job_get_for_user(*, job_id: int, user) -> Job:
     if not (user.is_staff or job.created_by_id == user.pk):
         raise Http404("No such job.")
     return job
+
+
+# The broker's state as this process last saw it. Sending a job records success or failure;
+# ``broker_reachable`` asks the broker itself at most every few seconds. Process-local on
+# purpose: each web process finds out on its own, with no shared store that might also be down.
+_RECHECK_SECONDS = 5.0
+_broker = {"ok": True, "at": float("-inf"), "error": ""}
+_broker_lock = threading.Lock()
+
+
+def broker_failed(exc: BaseException) -> None:
+    with _broker_lock:
+        _broker.update(ok=False, at=time.monotonic(), error=str(exc) or exc.__class__.__name__)
+
+
+def broker_worked() -> None:
+    with _broker_lock:
+        _broker.update(ok=True, at=time.monotonic(), error="")
+
+
+def broker_recently_down() -> bool:
+    """A send failed within the last few seconds: do not wait on the broker again yet."""
+    with _broker_lock:
+        return not _broker["ok"] and time.monotonic() - _broker["at"] < _RECHECK_SECONDS
+
+
+def broker_reachable() -> bool | None:
+    """Can jobs be sent? None when there is no broker (tasks run in the web process)."""
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        return None
+    with _broker_lock:
+        if time.monotonic() - _broker["at"] < _RECHECK_SECONDS:
+            return _broker["ok"]
+    from config.celery import app
+
+    try:
+        with app.connection_for_write() as conn:
+            conn.ensure_connection(max_retries=1, interval_start=0, interval_step=0, timeout=2)
+            conn.default_channel  # noqa: B018  (opens a channel: the broker answered)
+    except Exception as exc:  # every transport error means "cannot send now"
+        broker_failed(exc)
+        return False
+    broker_worked()
+    return True
+
+
+def queue_status(*, now=None) -> dict:
+    """The queue for the health check: the broker, waiting jobs, running jobs gone quiet."""
+    now = now or timezone.now()
+    reachable = broker_reachable()
+    waiting = Job.objects.filter(status=Job.Status.PENDING).aggregate(
+        count=Count("id"), oldest=Min("created_at")
+    )
+    quiet_before = now - timedelta(seconds=settings.JOBS_STALE_SECONDS)
+    quiet = Job.objects.filter(status=Job.Status.RUNNING, heartbeat_at__lt=quiet_before).count()
+    oldest = waiting["oldest"]
+    return {
+        "broker": {None: "in-process", True: "ok", False: "down"}[reachable],
+        "jobs_waiting": waiting["count"],
+        "oldest_waiting_seconds": round((now - oldest).total_seconds()) if oldest else 0,
+        "jobs_running_without_heartbeat": quiet,
+    }

@@ -1,8 +1,21 @@
-"""Creating, running and finishing background jobs (see ``tournaments.models.jobs``).
+"""Creating, sending, running and finishing background jobs (see ``tournaments.models.jobs``).
 
-``job_enqueue`` creates the row and schedules the Celery task once the transaction commits;
-``job_run`` is what every task calls: it claims the row, runs the work, and records success
-or the failure's reason. Running a task twice for one job does the work once.
+``job_enqueue`` creates the row and sends its task once the transaction commits; ``job_run`` is
+what every task calls: it claims the row, runs the work, and records success or the failure's
+reason. Running a task twice for one job does the work once.
+
+Faults are normal, and the row is the truth:
+
+- *Broker down*: sending fails quietly (the caller's write is already saved and its answer is
+  2xx); the job stays waiting with ``dispatched_at`` empty and ``queue_status`` reports the
+  broker down. ``jobs_sweep``, on beat every few seconds, sends waiting jobs again once the
+  broker is back.
+- *Worker killed*: a running job's worker writes ``heartbeat_at`` every few seconds. When it
+  stops, the sweeper takes the job back to waiting and sends it again; after
+  ``JOBS_MAX_ATTEMPTS`` stopped runs the job fails with the reason instead.
+- *Duplicates*: the database allows one waiting and one running job per (kind, key); a task
+  whose job cannot run yet (another of its kind runs for the same key) leaves it waiting, and
+  it is sent again when that one finishes. A message delivered twice runs the job once.
 """
 
 from __future__ import annotations
@@ -10,16 +23,19 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import threading
 from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connections, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from tournaments.models import Job
+from tournaments.selectors import jobs as queue
 
 logger = logging.getLogger(__name__)
 
@@ -27,50 +43,159 @@ Progress = Callable[[int, str], None]
 Work = Callable[[Job, Progress], dict[str, Any]]
 
 
-def job_enqueue(*, kind: str, task: Any, key: str = "", created_by=None, **task_kwargs) -> Job:
-    """Create a job and schedule ``task(job_id=..., **task_kwargs)`` after commit.
+def job_enqueue(
+    *,
+    kind: str,
+    task: Any,
+    key: str = "",
+    created_by=None,
+    join_running: bool = False,
+    **task_kwargs,
+) -> Job:
+    """Create a job and send ``task(job_id=..., **task_kwargs)`` after commit.
 
     When a job of the same kind and key is waiting, it is returned instead: asking twice to pair
-    game 3 starts one job, not two (see ``Job`` on coalescing).
+    game 3 starts one job, not two (see ``Job`` on coalescing). With ``join_running``, a running
+    one is returned too: work that must happen once (pairing a game) never queues a second run.
     """
     if key:
-        existing = Job.objects.filter(kind=kind, key=key, status=Job.Status.PENDING).first()
+        statuses = Job.UNFINISHED if join_running else (Job.Status.PENDING,)
+        existing = Job.objects.filter(kind=kind, key=key, status__in=statuses).first()
         if existing:
+            if _unsent(existing, timezone.now()):  # the broker was down: try again now
+                transaction.on_commit(lambda: job_dispatch(job=existing))
             return existing
     try:
         with transaction.atomic():
-            job = Job.objects.create(kind=kind, key=key, created_by=created_by)
+            job = Job.objects.create(
+                kind=kind, key=key, created_by=created_by, task=task.name, task_kwargs=task_kwargs
+            )
     except IntegrityError:
         return Job.objects.get(kind=kind, key=key, status=Job.Status.PENDING)
-    transaction.on_commit(lambda: task.delay(job_id=job.pk, **task_kwargs))
+    transaction.on_commit(lambda: job_dispatch(job=job))
     return job
 
 
+def job_dispatch(*, job: Job) -> bool:
+    """Hand the job's task to the broker; never raises. False: it stays waiting for the sweeper.
+
+    While the broker is known to be down (a send failed moments ago) nothing is tried, so a burst
+    of reports during an outage costs no time.
+    """
+    import tournaments.tasks  # noqa: F401  (registers the tasks with the app)
+    from config.celery import app
+
+    if not job.task:
+        return False
+    if queue.broker_recently_down():
+        return False
+    try:
+        app.tasks[job.task].apply_async(kwargs={"job_id": job.pk, **job.task_kwargs})
+    except Exception as exc:  # kombu and redis raise several kinds; all mean "not sent"
+        queue.broker_failed(exc)
+        logger.warning("job %s (%s) not sent, it waits for the sweeper: %s", job.pk, job.kind, exc)
+        return False
+    queue.broker_worked()
+    Job.objects.filter(pk=job.pk, status=Job.Status.PENDING).update(dispatched_at=timezone.now())
+    return True
+
+
+# A job's own send happens when its transaction commits; one older than this was not sent.
+_SEND_GRACE = timedelta(seconds=2)
+
+
+def _unsent(job: Job, now) -> bool:
+    return (
+        job.status == Job.Status.PENDING
+        and job.dispatched_at is None
+        and job.created_at < now - _SEND_GRACE
+    )
+
+
+def _stale_before(now):
+    return now - timedelta(seconds=settings.JOBS_STALE_SECONDS)
+
+
+def _is_stale(job: Job, now) -> bool:
+    last = job.heartbeat_at or job.started_at
+    return last is None or last < _stale_before(now)
+
+
+def _worker_name() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
 def _claim(job_id: int) -> Job | None:
+    """Take the job to run it; None when it finished, runs elsewhere, or must wait its turn."""
+    now = timezone.now()
     with transaction.atomic():
-        job = Job.objects.select_for_update().get(pk=job_id)
-        if job.finished:
+        job = Job.objects.select_for_update().filter(pk=job_id).first()
+        if job is None or job.finished:
             return None
+        if job.status == Job.Status.RUNNING and not _is_stale(job, now):
+            return None  # a second delivery of a job that is running
         job.status = Job.Status.RUNNING
-        job.started_at = timezone.now()
+        job.started_at = job.heartbeat_at = now
         job.attempts += 1
-        job.worker = f"{socket.gethostname()}:{os.getpid()}"
-        job.save(update_fields=["status", "started_at", "attempts", "worker"])
+        job.worker = _worker_name()
+        try:
+            with transaction.atomic():
+                job.save(
+                    update_fields=["status", "started_at", "heartbeat_at", "attempts", "worker"]
+                )
+        except IntegrityError:
+            return None  # another job of this kind runs for this key; sent again when it ends
         return job
+
+
+class _Heartbeat(threading.Thread):
+    """Writes the job's ``heartbeat_at`` every few seconds while its work runs."""
+
+    def __init__(self, job: Job) -> None:
+        super().__init__(name=f"job-{job.pk}-heartbeat", daemon=True)
+        self.job = job
+        self.finished = threading.Event()
+
+    def run(self) -> None:
+        try:
+            while not self.finished.wait(settings.JOBS_HEARTBEAT_SECONDS):
+                try:
+                    _owned(self.job).update(heartbeat_at=timezone.now())
+                except Exception:  # a missed beat is retried; the work itself goes on
+                    logger.warning("job %s: heartbeat not written", self.job.pk, exc_info=True)
+        finally:
+            connections.close_all()
+
+    def stop(self) -> None:
+        self.finished.set()
+        self.join(timeout=10)
+
+
+def _owned(job: Job):
+    """The job's row while this run still owns it (the sweeper may have handed it on)."""
+    return Job.objects.filter(
+        pk=job.pk, status=Job.Status.RUNNING, worker=job.worker, attempts=job.attempts
+    )
 
 
 def _progress_recorder(job: Job) -> Progress:
     def record(percent: int, message: str) -> None:
-        Job.objects.filter(pk=job.pk).update(progress=max(0, min(100, percent)), message=message)
+        _owned(job).update(
+            progress=max(0, min(100, percent)), message=message, heartbeat_at=timezone.now()
+        )
 
     return record
 
 
 def job_run(*, job_id: int, work: Work) -> Job:
-    """Run ``work`` for the job unless it already finished; record the outcome either way."""
+    """Run ``work`` for the job unless it finished or runs elsewhere; record the outcome."""
     job = _claim(job_id)
     if job is None:
         return Job.objects.get(pk=job_id)
+    # Eager tasks run inside the request that asked for them: no other process can take over.
+    heartbeat = None if settings.CELERY_TASK_ALWAYS_EAGER else _Heartbeat(job)
+    if heartbeat:
+        heartbeat.start()
     try:
         result = work(job, _progress_recorder(job))
     except SoftTimeLimitExceeded:
@@ -79,42 +204,100 @@ def job_run(*, job_id: int, work: Work) -> Job:
     except Exception as exc:  # recorded for the director; the worker itself must keep running
         logger.exception("job %s (%s) failed", job.pk, job.kind)
         return _finish(job, error=str(exc) or exc.__class__.__name__)
+    finally:
+        if heartbeat:
+            heartbeat.stop()
     return _finish(job, result=result or {})
 
 
 def _finish(job: Job, *, result: dict | None = None, error: str = "") -> Job:
-    job.status = Job.Status.FAILED if error else Job.Status.SUCCEEDED
-    job.error = error
-    job.result = result or {}
-    job.finished_at = timezone.now()
-    fields = ["status", "error", "result", "finished_at"]
+    values = {
+        "status": Job.Status.FAILED if error else Job.Status.SUCCEEDED,
+        "error": error,
+        "result": result or {},
+        "finished_at": timezone.now(),
+    }
     if not error:
-        job.progress = 100
-        fields.append("progress")
-    job.save(update_fields=fields)
-    job.refresh_from_db(fields=["progress", "message"])
+        values["progress"] = 100
+    if not _owned(job).update(**values):
+        logger.warning("job %s was handed to another worker; this run's outcome is dropped", job.pk)
+    job.refresh_from_db()
+    _send_waiting(job)
     return job
 
 
-def jobs_expire_stale(*, now=None) -> int:
-    """Fail jobs whose worker died: running past the hard time limit, or never started."""
+def _send_waiting(job: Job) -> None:
+    """A job that waited for this one (same kind and key) may run now."""
+    if not job.key:
+        return
+    waiting = Job.objects.filter(kind=job.kind, key=job.key, status=Job.Status.PENDING).first()
+    if waiting:
+        transaction.on_commit(lambda: job_dispatch(job=waiting))
+
+
+def jobs_sweep(*, now=None) -> dict[str, int]:
+    """Beat's housekeeping: take back jobs whose worker stopped, send jobs still waiting.
+
+    Returns how many jobs were taken back (``requeued``), failed for good (``failed``), and sent
+    (``sent``) or left waiting because the broker refused (``unsent``).
+    """
     now = now or timezone.now()
-    hard_limit = timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT)
-    stale_running = Job.objects.filter(status=Job.Status.RUNNING, started_at__lt=now - hard_limit)
-    count = stale_running.update(
-        status=Job.Status.FAILED,
-        finished_at=now,
-        error="The worker stopped before finishing this job. Start it again.",
+    counts = {"requeued": 0, "failed": 0, "sent": 0, "unsent": 0}
+    stale = Job.objects.filter(status=Job.Status.RUNNING).filter(
+        Q(heartbeat_at__lt=_stale_before(now))
+        | Q(heartbeat_at__isnull=True, started_at__lt=_stale_before(now))
+        | Q(heartbeat_at__isnull=True, started_at__isnull=True)
     )
-    stale_pending = Job.objects.filter(
-        status=Job.Status.PENDING, created_at__lt=now - timedelta(hours=1)
+    for job_id in stale.values_list("pk", flat=True):
+        outcome = _take_back(job_id, now)
+        if outcome:
+            counts[outcome] += 1
+    resend_before = now - timedelta(seconds=settings.JOBS_RESEND_SECONDS)
+    waiting = Job.objects.filter(status=Job.Status.PENDING).filter(
+        Q(dispatched_at__isnull=True, created_at__lt=now - _SEND_GRACE)
+        | Q(dispatched_at__lt=resend_before)
     )
-    count += stale_pending.update(
-        status=Job.Status.FAILED,
-        finished_at=now,
-        error="No worker picked this job up within an hour. Is the worker running?",
-    )
-    return count
+    for job in waiting.order_by("created_at"):
+        if not job.task:
+            Job.objects.filter(pk=job.pk, status=Job.Status.PENDING).update(
+                status=Job.Status.FAILED,
+                finished_at=now,
+                error="This job was made by an older version of Pegboard; ask again.",
+            )
+            counts["failed"] += 1
+        elif job.key and Job.objects.filter(kind=job.kind, key=job.key, status="running").exists():
+            continue  # sent when the running one finishes (or is taken back)
+        else:
+            counts["sent" if job_dispatch(job=job) else "unsent"] += 1
+    return counts
+
+
+def _take_back(job_id: int, now) -> str | None:
+    with transaction.atomic():
+        job = Job.objects.select_for_update().get(pk=job_id)
+        if job.status != Job.Status.RUNNING or not _is_stale(job, now):
+            return None  # its worker wrote a heartbeat since the sweep looked
+        waiting = (
+            job.key
+            and Job.objects.filter(kind=job.kind, key=job.key, status=Job.Status.PENDING).exists()
+        )
+        if job.attempts >= settings.JOBS_MAX_ATTEMPTS or waiting:
+            job.status = Job.Status.FAILED
+            job.finished_at = now
+            job.error = (
+                "The worker stopped while running this job; the job waiting behind it takes over."
+                if waiting
+                else f"The worker stopped {job.attempts} times while running this job, so it "
+                "was not started again. Check the worker's log, then ask again."
+            )
+            job.save(update_fields=["status", "finished_at", "error"])
+            return "failed"
+        job.status = Job.Status.PENDING
+        job.dispatched_at = None
+        job.message = f"The worker stopped ({job.worker}); starting again."
+        job.save(update_fields=["status", "dispatched_at", "message"])
+    transaction.on_commit(lambda: job_dispatch(job=job))
+    return "requeued"
 
 
 def health_check_work(job: Job, progress: Progress) -> dict[str, Any]:

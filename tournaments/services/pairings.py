@@ -35,6 +35,7 @@ def _enqueue(event: Event, number: int, user) -> Job:
         key=f"event:{event.pk}:game:{number}",
         task=tasks.pair_game,
         created_by=user,
+        join_running=True,
         event_id=event.pk,
         number=number,
     )
@@ -60,6 +61,8 @@ def game_pairings_request(*, event: Event, number: int, user) -> Job:
     game, _ = Game.objects.get_or_create(event=event, number=number)
     if game.status != Game.Status.NOT_PAIRED:
         raise ServiceError(f"Game {number} is already paired.", code="already_paired")
+    if game.job_id and game.job.status in Job.UNFINISHED:
+        return _enqueue(event, number, user)  # the same job: a game is paired by one job at once
     if game.seed is None:
         game.seed = secrets.randbits(62)
     game.job = _enqueue(event, number, user)

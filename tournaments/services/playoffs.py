@@ -96,6 +96,7 @@ def playoff_build_request(*, event: Event, user) -> Job:
         key=f"event:{event.pk}",
         task=tasks.build_playoff,
         created_by=user if user is not None and user.is_authenticated else None,
+        join_running=True,
         event_id=event.pk,
     )
     qualifiers = sum(row.qualifies for row in standings.rows)
