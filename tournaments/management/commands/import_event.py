@@ -1,0 +1,45 @@
+"""``manage.py import_event FILE --user NAME``: restore an event from its backup; prints the
+new event's id (see ``services.backup_import`` for what is found, made or refused)."""
+
+import json
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError
+
+from tournaments.services.backup_import import event_import
+from tournaments.services.errors import ServiceError
+
+
+class Command(BaseCommand):
+    help = (
+        "Restore an event from a file written by export_event, in one transaction; nothing is "
+        "saved if it is refused. Prints the new event's id."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", help="the backup (JSON); - reads standard input")
+        parser.add_argument(
+            "--user", required=True, help="user name of the person restoring it (in its history)"
+        )
+
+    def handle(self, *args, **options):
+        user = get_user_model().objects.filter(username=options["user"]).first()
+        if user is None:
+            raise CommandError(f"No user named {options['user']!r}.")
+        data = self._read(options["file"])
+        try:
+            event = event_import(data=data, user=user)
+        except ServiceError as exc:
+            raise CommandError(exc.message) from None
+        self.stdout.write(str(event.pk))
+
+    def _read(self, path: str):
+        try:
+            if path == "-":
+                return json.load(self.stdin)
+            with open(path, encoding="utf-8") as source:
+                return json.load(source)
+        except OSError as exc:
+            raise CommandError(f"Cannot read {path}: {exc.strerror}.") from None
+        except json.JSONDecodeError as exc:
+            raise CommandError(f"{path} is not JSON: {exc}.") from None
