@@ -11,9 +11,11 @@ PEGBOARD_TEST_DATABASE_URL is set (the whole suite then runs against it once), o
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 from config.env import env_bool, env_int, env_list, env_str
@@ -49,6 +51,7 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "axes",
     "tournaments",
 ]
 
@@ -61,6 +64,9 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
+    # Last, so it sees the outcome of every login (page, admin and API token).
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -114,6 +120,25 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
+
+# Wrong passwords (django-axes): five for one user name pause signing in as that name for 15
+# minutes, on the login page, the admin and the API token endpoint alike. Counted by user name
+# only, never by address: a venue's phones share one. A success clears the count; an admin can
+# lift a pause at once with "manage.py axes_reset_username NAME".
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = ["username"]
+AXES_RESET_ON_SUCCESS = True
+# A pause ends 15 minutes after it began: more wrong guesses during it do not prolong it.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_LOCKOUT_CALLABLE = "tournaments.views.lockout.locked_out"
+AXES_VERBOSE = False
+# axes.W006 asks for the address in the lockout key; by design it is not (see above).
+SILENCED_SYSTEM_CHECKS = ["axes.W006"]
 LOGOUT_REDIRECT_URL = "home"
 
 LANGUAGE_CODE = "en-us"
@@ -143,6 +168,23 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG
 SECURE_HSTS_PRELOAD = not DEBUG
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
+# Content-Security-Policy (django-csp): scripts, styles, images and requests from this site only;
+# no inline script or style, no plugins, no framing. The charts (SVG images) carry their own
+# styles and relax style-src for themselves; the API docs load their start-up script as a file.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
 
 # Celery: no broker configured means tasks run eagerly, so the embedded default needs no Redis.
 CELERY_TASK_ALWAYS_EAGER = not env_str("CELERY_BROKER_URL")
@@ -198,12 +240,15 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
-    "PAGE_SIZE": 100,
+    "DEFAULT_PAGINATION_CLASS": "tournaments.api.pagination.BoundedLimitOffsetPagination",
     "EXCEPTION_HANDLER": "tournaments.api.errors.exception_handler",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Pegboard API",
+    # tournaments.converters.NumConverter: ids and numbers in paths, at most 18 digits.
+    "PATH_CONVERTER_OVERRIDES": {
+        "num": {"type": "integer", "minimum": 0, "maximum": 999_999_999_999_999_999}
+    },
     "DESCRIPTION": "ACC-style cribbage tournaments: events, pairings, results, rulings, playoffs.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
@@ -222,10 +267,19 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
+# One console handler for everything, with players' private links taken out (config.logging);
+# Django's own loggers (requests, runserver) are routed to it instead of their defaults.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"private_links": {"()": "config.logging.RedactPrivateLinks"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "filters": ["private_links"]},
+    },
     "root": {"handlers": ["console"], "level": "WARNING"},
-    "loggers": {"tournaments": {"level": env_str("LOG_LEVEL", "INFO")}},
+    "loggers": {
+        "tournaments": {"level": env_str("LOG_LEVEL", "INFO")},
+        "django": {"handlers": ["console"], "level": "WARNING", "propagate": False},
+        "django.server": {"handlers": ["console"], "level": "INFO", "propagate": False},
+    },
 }

@@ -1,7 +1,13 @@
 from django.apps import AppConfig
+from django.urls import register_converter
 
 
 class TournamentsConfig(AppConfig):
     name = "tournaments"
     verbose_name = "Tournaments"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from tournaments.converters import NumConverter
+
+        register_converter(NumConverter, "num")

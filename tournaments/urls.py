@@ -1,6 +1,7 @@
 from django.urls import include, path
 
 from tournaments.views import (
+    backup,
     director_entries,
     director_events,
     director_games,
@@ -19,97 +20,98 @@ urlpatterns = [
     path("", include("tournaments.urls_players")),
     path("", include("tournaments.urls_clubs")),
     path("", public.home, name="home"),
-    path("jobs/<int:job_id>/", public.job_detail, name="job-detail"),
+    path("jobs/<num:job_id>/", public.job_detail, name="job-detail"),
     path("r/<str:token>/", player.player_page, name="player-page"),
     path("me/", player.my_entries, name="my-entries"),
     path("events/", director_events.event_list, name="event-list"),
     path("events/new/", director_events.event_create, name="event-create"),
-    path("events/<int:event_id>/", public.event_public, name="event-public"),
-    path("events/<int:event_id>/manage/", director_events.event_manage, name="event-manage"),
-    path("events/<int:event_id>/settings/", director_events.event_settings, name="event-settings"),
-    path("events/<int:event_id>/entries/add/", director_entries.entry_add, name="entry-add"),
-    path("events/<int:event_id>/roles/", director_roles.role_grant, name="role-grant"),
+    path("events/<num:event_id>/", public.event_public, name="event-public"),
+    path("events/<num:event_id>/manage/", director_events.event_manage, name="event-manage"),
+    path("events/<num:event_id>/settings/", director_events.event_settings, name="event-settings"),
+    path("events/<num:event_id>/entries/add/", director_entries.entry_add, name="entry-add"),
+    path("events/<num:event_id>/roles/", director_roles.role_grant, name="role-grant"),
     path(
-        "events/<int:event_id>/roles/<int:grant_id>/remove/",
+        "events/<num:event_id>/roles/<num:grant_id>/remove/",
         director_roles.role_revoke,
         name="role-revoke",
     ),
-    path("events/<int:event_id>/history/", history.event_history, name="event-history"),
+    path("events/<num:event_id>/history/", history.event_history, name="event-history"),
+    path("events/<num:event_id>/backup.json", backup.event_backup, name="event-backup"),
     path(
-        "events/<int:event_id>/entries/import/",
+        "events/<num:event_id>/entries/import/",
         director_entries.entries_import,
         name="entries-import",
     ),
     path(
-        "events/<int:event_id>/close-registration/",
+        "events/<num:event_id>/close-registration/",
         director_events.event_close_registration,
         name="event-close-registration",
     ),
     path(
-        "entries/<int:entry_id>/check-in/", director_entries.entry_check_in, name="entry-check-in"
+        "entries/<num:entry_id>/check-in/", director_entries.entry_check_in, name="entry-check-in"
     ),
     path(
-        "entries/<int:entry_id>/withdraw/",
+        "entries/<num:entry_id>/withdraw/",
         director_entries.entry_withdraw_view,
         name="entry-withdraw",
     ),
-    path("entries/<int:entry_id>/rejoin/", director_entries.entry_rejoin_view, name="entry-rejoin"),
+    path("entries/<num:entry_id>/rejoin/", director_entries.entry_rejoin_view, name="entry-rejoin"),
     path(
-        "entries/<int:entry_id>/new-link/",
+        "entries/<num:entry_id>/new-link/",
         director_entries.entry_new_link,
         name="entry-revoke-link",
     ),
     path(
-        "entries/<int:entry_id>/new-link/undo/",
+        "entries/<num:entry_id>/new-link/undo/",
         director_entries.entry_link_undo,
         name="entry-link-undo",
     ),
     path(
-        "events/<int:event_id>/games/<int:number>/", director_games.game_detail, name="game-detail"
+        "events/<num:event_id>/games/<num:number>/", director_games.game_detail, name="game-detail"
     ),
     path(
-        "events/<int:event_id>/games/<int:number>/print/",
+        "events/<num:event_id>/games/<num:number>/print/",
         director_games.game_print,
         name="game-print",
     ),
     path(
-        "events/<int:event_id>/games/<int:number>/pair/", director_games.game_pair, name="game-pair"
+        "events/<num:event_id>/games/<num:number>/pair/", director_games.game_pair, name="game-pair"
     ),
     path(
-        "events/<int:event_id>/games/<int:number>/publish/",
+        "events/<num:event_id>/games/<num:number>/publish/",
         director_games.game_publish,
         name="game-publish",
     ),
     path(
-        "events/<int:event_id>/games/<int:number>/repair/",
+        "events/<num:event_id>/games/<num:number>/repair/",
         director_games.game_repair,
         name="game-repair",
     ),
-    path("events/<int:event_id>/games/<int:number>/board/", results.board, name="game-board"),
-    path("events/<int:event_id>/games/<int:number>/close/", results.close, name="game-close"),
-    path("events/<int:event_id>/games/<int:number>/remind/", results.remind, name="game-remind"),
+    path("events/<num:event_id>/games/<num:number>/board/", results.board, name="game-board"),
+    path("events/<num:event_id>/games/<num:number>/close/", results.close, name="game-close"),
+    path("events/<num:event_id>/games/<num:number>/remind/", results.remind, name="game-remind"),
     path(
-        "events/<int:event_id>/games/<int:number>/tables/<int:table_number>/",
+        "events/<num:event_id>/games/<num:number>/tables/<num:table_number>/",
         results.table_detail,
         name="table-detail",
     ),
     path(
-        "events/<int:event_id>/games/<int:number>/tables/<int:table_number>/paper/",
+        "events/<num:event_id>/games/<num:number>/tables/<num:table_number>/paper/",
         results.paper_line,
         name="table-paper-line",
     ),
     path(
-        "events/<int:event_id>/games/<int:number>/tables/<int:table_number>/cross-check/",
+        "events/<num:event_id>/games/<num:number>/tables/<num:table_number>/cross-check/",
         results.cross_check,
         name="table-cross-check",
     ),
     path(
-        "events/<int:event_id>/games/<int:number>/tables/<int:table_number>/correct/",
+        "events/<num:event_id>/games/<num:number>/tables/<num:table_number>/correct/",
         results.correct,
         name="table-correct",
     ),
-    path("events/<int:event_id>/cross-checks/", results.cross_check_queue, name="cross-checks"),
-    path("events/<int:event_id>/standings/", standings.standings, name="standings"),
-    path("events/<int:event_id>/tie-playoff/", standings.tie_playoff, name="tie-playoff"),
-    path("events/<int:event_id>/scorecards/", standings.scorecards, name="scorecards"),
+    path("events/<num:event_id>/cross-checks/", results.cross_check_queue, name="cross-checks"),
+    path("events/<num:event_id>/standings/", standings.standings, name="standings"),
+    path("events/<num:event_id>/tie-playoff/", standings.tie_playoff, name="tie-playoff"),
+    path("events/<num:event_id>/scorecards/", standings.scorecards, name="scorecards"),
 ]

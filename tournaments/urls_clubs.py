@@ -4,7 +4,7 @@ from django.urls import path
 
 from tournaments.views import clubs, ratings
 
-CLUB = "clubs/<int:club_id>/"
+CLUB = "clubs/<num:club_id>/"
 
 urlpatterns = [
     path("clubs/", clubs.club_list, name="club-list"),
@@ -14,10 +14,10 @@ urlpatterns = [
     path(f"{CLUB}nights/", clubs.club_night_new, name="club-night-new"),
     path(f"{CLUB}directors/", clubs.club_director_new, name="club-director-new"),
     path(f"{CLUB}awards/", clubs.club_award_new, name="club-award-new"),
-    path(f"{CLUB}seasons/<int:season>/", clubs.club_season, name="club-season"),
+    path(f"{CLUB}seasons/<num:season>/", clubs.club_season, name="club-season"),
     path(f"{CLUB}ratings/", ratings.leaderboard, name="club-ratings"),
-    path("grass-roots/<int:season>/", clubs.grass_roots_leaderboard, name="grass-roots"),
+    path("grass-roots/<num:season>/", clubs.grass_roots_leaderboard, name="grass-roots"),
     path("ratings/", ratings.leaderboard, name="ratings"),
     path("ratings/chance/", ratings.chance, name="rating-chance"),
-    path("players/<int:player_id>/rating.svg", ratings.rating_chart, name="player-rating-chart"),
+    path("players/<num:player_id>/rating.svg", ratings.rating_chart, name="player-rating-chart"),
 ]

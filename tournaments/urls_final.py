@@ -4,7 +4,7 @@ from django.urls import path
 
 from tournaments.views import acc_results, final
 
-EVENT = "events/<int:event_id>/"
+EVENT = "events/<num:event_id>/"
 
 urlpatterns = [
     path(f"{EVENT}results/", final.results, name="event-results"),

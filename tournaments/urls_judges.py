@@ -4,23 +4,23 @@ from django.urls import path
 
 from tournaments.views import judges
 
-TABLE = "events/<int:event_id>/games/<int:number>/tables/<int:table_number>/"
+TABLE = "events/<num:event_id>/games/<num:number>/tables/<num:table_number>/"
 
 urlpatterns = [
     path("judges/", judges.judge_events, name="judge-events"),
-    path("events/<int:event_id>/judges/", judges.judge_page, name="judge-page"),
+    path("events/<num:event_id>/judges/", judges.judge_page, name="judge-page"),
     path(
-        "judge-calls/<int:call_id>/answer/",
+        "judge-calls/<num:call_id>/answer/",
         judges.judge_call_answer_view,
         name="judge-call-answer",
     ),
     path(f"{TABLE}ruling/", judges.ruling_form, name="ruling-form"),
     path(
-        "events/<int:event_id>/playoffs/matches/<int:match_id>/ruling/",
+        "events/<num:event_id>/playoffs/matches/<num:match_id>/ruling/",
         judges.match_ruling_form,
         name="match-ruling-form",
     ),
-    path("events/<int:event_id>/rulings/", judges.ruling_list, name="ruling-list"),
+    path("events/<num:event_id>/rulings/", judges.ruling_list, name="ruling-list"),
     path("r/<str:token>/judge/", judges.player_call_judge, name="player-call-judge"),
     path("count/", judges.count_checker, name="count-checker"),
 ]

@@ -7,11 +7,11 @@ from tournaments.views import players
 urlpatterns = [
     path("players/", players.leaderboard, name="leaderboard"),
     path("players/merges/", players.merges, name="player-merges"),
-    path("players/merges/<int:merge_id>/undo/", players.merge_undo, name="player-merge-undo"),
-    path("players/<int:player_id>/", players.player_detail, name="player-detail"),
-    path("players/<int:player_id>/chart.svg", players.player_chart, name="player-chart"),
+    path("players/merges/<num:merge_id>/undo/", players.merge_undo, name="player-merge-undo"),
+    path("players/<num:player_id>/", players.player_detail, name="player-detail"),
+    path("players/<num:player_id>/chart.svg", players.player_chart, name="player-chart"),
     path(
-        "players/<int:player_id>/acc-number/",
+        "players/<num:player_id>/acc-number/",
         players.player_acc_number,
         name="player-acc-number",
     ),

@@ -253,6 +253,10 @@ def test_with_the_broker_down_reports_are_saved_and_jobs_run_when_it_returns(sta
         what="health back to ok",
         stack=stack,
     )
+    # The access log shows the reports without the players' private links.
+    access_log = (stack.tmp / "web.log").read_text()
+    assert "POST /api/v1/report/[link]/" in access_log
+    assert a.entry.report_token not in access_log and b.entry.report_token not in access_log
 
 
 def test_a_worker_killed_mid_job_has_its_job_run_again_once(stack, event_in_play):

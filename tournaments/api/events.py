@@ -37,7 +37,11 @@ TRUE = {"1", "true", "yes", "on"}
 
 
 class EventListView(GenericAPIView):
-    """The events you direct; with ``?published=1``, every published event (anyone may ask)."""
+    """The events you direct; with ``?published=1``, every published event (anyone may ask).
+
+    Rows of your own events carry the director's fields too (see ``EventDirector``); published
+    events show the public fields, which every row has.
+    """
 
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
     serializer_class = EventDirectorSerializer
@@ -51,7 +55,7 @@ class EventListView(GenericAPIView):
                 description="List published events (no sign-in needed) instead of yours.",
             )
         ],
-        responses=EventDirectorSerializer(many=True),
+        responses=EventSerializer(many=True),
     )
     def get(self, request):
         if request.query_params.get("published", "").lower() in TRUE:

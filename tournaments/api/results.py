@@ -105,6 +105,9 @@ def _player_state(entry: Entry) -> dict:
         "name": entry.player.name,
         "event": entry.event.name,
         "current": _current_game(entry_current_seat(entry=entry), card),
+        "withdrawn_after_game": (
+            entry.withdrawn_after_game if entry.status == Entry.Status.WITHDRAWN else None
+        ),
         "card": card,
         "notices": entry.notices.filter(seen_at__isnull=True),
     }

@@ -83,10 +83,17 @@ class ReportSerializer(serializers.Serializer):
     """ "I won / I lost by N". With ``preview`` the engine's line and words come back unsaved."""
 
     result = serializers.ChoiceField(choices=RESULTS)
-    margin = serializers.IntegerField(help_text="The spread: the target minus the loser's score.")
+    margin = serializers.IntegerField(
+        min_value=0,
+        max_value=9999,
+        help_text="The spread: the target minus the loser's score.",
+    )
     preview = serializers.BooleanField(default=False)
     game = serializers.IntegerField(
-        required=False, help_text="The game the player is reporting; refused if a later one is up."
+        required=False,
+        min_value=1,
+        max_value=9999,
+        help_text="The game the player is reporting; refused if a later one is up.",
     )
 
 
@@ -134,6 +141,11 @@ class PlayerReportSerializer(serializers.Serializer):
     name = serializers.CharField()
     event = serializers.CharField()
     current = CurrentGameSerializer(allow_null=True)
+    withdrawn_after_game = serializers.IntegerField(
+        allow_null=True,
+        help_text="Set when the player withdrew: the last game they are in (0: before any). "
+        "Their games up to it still count; they are in no later game.",
+    )
     card = CardRowSerializer(many=True)
     notices = NoticeSerializer(many=True)
 

@@ -1,10 +1,9 @@
 from django.urls import include, path
-from rest_framework.authtoken.views import obtain_auth_token
 
-from tournaments.api import entries, events, games, history, jobs, roles
+from tournaments.api import auth, backup, entries, events, games, history, jobs, roles
 
-EVENT = "events/<int:event_id>/"
-GAME = f"{EVENT}games/<int:number>/"
+EVENT = "events/<num:event_id>/"
+GAME = f"{EVENT}games/<num:number>/"
 
 urlpatterns = [
     path("", include("tournaments.api.urls_results")),
@@ -12,10 +11,10 @@ urlpatterns = [
     path("", include("tournaments.api.urls_playoffs")),
     path("", include("tournaments.api.urls_final")),
     path("", include("tournaments.api.urls_clubs")),
-    path("auth/token/", obtain_auth_token, name="api-token"),
+    path("auth/token/", auth.TokenView.as_view(), name="api-token"),
     path("health/", jobs.HealthView.as_view(), name="api-health"),
     path("jobs/health/", jobs.HealthJobView.as_view(), name="api-job-health"),
-    path("jobs/<int:job_id>/", jobs.JobDetailView.as_view(), name="api-job-detail"),
+    path("jobs/<num:job_id>/", jobs.JobDetailView.as_view(), name="api-job-detail"),
     path("events/", events.EventListView.as_view(), name="api-event-list"),
     path(EVENT, events.EventDetailView.as_view(), name="api-event-detail"),
     path(
@@ -26,33 +25,34 @@ urlpatterns = [
     path(f"{EVENT}entries/", entries.EntryListView.as_view(), name="api-entry-list"),
     path(f"{EVENT}entries/import/", entries.EntriesImportView.as_view(), name="api-entry-import"),
     path(
-        "entries/<int:entry_id>/check-in/",
+        "entries/<num:entry_id>/check-in/",
         entries.EntryCheckInView.as_view(),
         name="api-entry-check-in",
     ),
     path(
-        "entries/<int:entry_id>/withdraw/",
+        "entries/<num:entry_id>/withdraw/",
         entries.EntryWithdrawView.as_view(),
         name="api-entry-withdraw",
     ),
     path(
-        "entries/<int:entry_id>/rejoin/",
+        "entries/<num:entry_id>/rejoin/",
         entries.EntryRejoinView.as_view(),
         name="api-entry-rejoin",
     ),
     path(
-        "entries/<int:entry_id>/new-link/",
+        "entries/<num:entry_id>/new-link/",
         entries.EntryNewLinkView.as_view(),
         name="api-entry-new-link",
     ),
     path(
-        "entries/<int:entry_id>/new-link/undo/",
+        "entries/<num:entry_id>/new-link/undo/",
         entries.EntryLinkUndoView.as_view(),
         name="api-entry-link-undo",
     ),
     path(f"{EVENT}roles/", roles.RoleListView.as_view(), name="api-role-list"),
-    path(f"{EVENT}roles/<int:grant_id>/", roles.RoleDetailView.as_view(), name="api-role-detail"),
+    path(f"{EVENT}roles/<num:grant_id>/", roles.RoleDetailView.as_view(), name="api-role-detail"),
     path(f"{EVENT}history/", history.HistoryView.as_view(), name="api-event-history"),
+    path(f"{EVENT}backup/", backup.EventBackupView.as_view(), name="api-event-backup"),
     path(f"{EVENT}games/", games.GameListView.as_view(), name="api-game-list"),
     path(GAME, games.GameDetailView.as_view(), name="api-game-detail"),
     path(f"{GAME}pair/", games.GamePairView.as_view(), name="api-game-pair"),

@@ -4,7 +4,7 @@ from django.urls import path
 
 from tournaments.api import clubs
 
-CLUB = "clubs/<int:club_id>/"
+CLUB = "clubs/<num:club_id>/"
 
 urlpatterns = [
     path("clubs/", clubs.ClubListView.as_view(), name="api-club-list"),
@@ -12,11 +12,11 @@ urlpatterns = [
     path(f"{CLUB}nights/", clubs.ClubNightView.as_view(), name="api-club-nights"),
     path(f"{CLUB}standings/", clubs.ClubStandingsView.as_view(), name="api-club-standings"),
     path(f"{CLUB}awards/", clubs.ClubAwardView.as_view(), name="api-club-awards"),
-    path("grass-roots/<int:season>/", clubs.GrassRootsView.as_view(), name="api-grass-roots"),
+    path("grass-roots/<num:season>/", clubs.GrassRootsView.as_view(), name="api-grass-roots"),
     path("ratings/", clubs.RatingLeaderboardView.as_view(), name="api-ratings"),
     path("ratings/predict/", clubs.PredictView.as_view(), name="api-rating-predict"),
     path(
-        "players/<int:player_id>/rating/",
+        "players/<num:player_id>/rating/",
         clubs.PlayerRatingView.as_view(),
         name="api-player-rating",
     ),

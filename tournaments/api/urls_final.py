@@ -4,17 +4,17 @@ from django.urls import path
 
 from tournaments.api import final, players
 
-EVENT = "events/<int:event_id>/"
+EVENT = "events/<num:event_id>/"
 
 urlpatterns = [
     path(f"{EVENT}results/", final.FinalResultsView.as_view(), name="api-event-results"),
     path(f"{EVENT}consolation/", final.ConsolationView.as_view(), name="api-event-consolation"),
     path(f"{EVENT}finalise/", final.FinaliseView.as_view(), name="api-event-finalise"),
     path(f"{EVENT}acc-results/", final.AccResultsView.as_view(), name="api-event-acc-results"),
-    path("players/<int:player_id>/", players.PlayerDetailView.as_view(), name="api-player"),
+    path("players/<num:player_id>/", players.PlayerDetailView.as_view(), name="api-player"),
     path("players/merges/", players.MergeListView.as_view(), name="api-player-merges"),
     path(
-        "players/merges/<int:merge_id>/undo/",
+        "players/merges/<num:merge_id>/undo/",
         players.MergeUndoView.as_view(),
         name="api-player-merge-undo",
     ),

@@ -5,9 +5,9 @@ from django.urls import path
 
 from tournaments.api import results, standings
 
-EVENT = "events/<int:event_id>/"
-GAME = f"{EVENT}games/<int:number>/"
-TABLE = f"{GAME}tables/<int:table_number>/"
+EVENT = "events/<num:event_id>/"
+GAME = f"{EVENT}games/<num:number>/"
+TABLE = f"{GAME}tables/<num:table_number>/"
 
 urlpatterns = [
     path("report/<str:token>/", results.ReportView.as_view(), name="api-report"),

@@ -6,15 +6,15 @@ from tournaments.api import rulings
 
 urlpatterns = [
     path(
-        "events/<int:event_id>/rulings/", rulings.RulingListView.as_view(), name="api-ruling-list"
+        "events/<num:event_id>/rulings/", rulings.RulingListView.as_view(), name="api-ruling-list"
     ),
     path(
-        "events/<int:event_id>/judge-calls/",
+        "events/<num:event_id>/judge-calls/",
         rulings.JudgeCallListView.as_view(),
         name="api-judge-call-list",
     ),
     path(
-        "judge-calls/<int:call_id>/answer/",
+        "judge-calls/<num:call_id>/answer/",
         rulings.JudgeCallAnswerView.as_view(),
         name="api-judge-call-answer",
     ),

@@ -3,7 +3,7 @@
 from django.http import Http404
 from django.utils import timezone
 
-from tournaments.models import Entry
+from tournaments.models import Entry, Player
 
 
 def entry_get_by_token(*, token: str) -> Entry:
@@ -34,4 +34,13 @@ def entries_of_user(*, user):
         Entry.objects.filter(player__user=user)
         .select_related("event", "player")
         .order_by("-event__starts_on", "-event_id")
+    )
+
+
+def player_can_link(*, entry, user) -> bool:
+    """Whether ``user`` may link their account to the entry's player: neither is linked yet."""
+    return (
+        user.is_authenticated
+        and entry.player.user_id is None
+        and not Player.objects.filter(user=user).exists()
     )

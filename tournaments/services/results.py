@@ -20,7 +20,7 @@ from scoring.games import (
     lines_reciprocal,
     validate_card_line,
 )
-from tournaments.models import CardLine, Game, Notice, Seat, Table
+from tournaments.models import CardLine, Entry, Game, Notice, Seat, Table
 from tournaments.selectors.events import event_scoring_settings
 from tournaments.selectors.results import current_lines, unreported_entries
 from tournaments.services.audit import Kind, audit_record
@@ -129,6 +129,15 @@ def card_line_preview(
     *, seat: Seat, won: bool, spread: int, game_number: int | None = None
 ) -> tuple[EngineLine, str]:
     """What a win or loss by ``spread`` puts on the card, and the engine's words for it."""
+    entry = seat.entry
+    if entry.status == Entry.Status.WITHDRAWN and seat.game.number > (
+        entry.withdrawn_after_game or 0
+    ):
+        raise ServiceError(
+            f"You withdrew after game {entry.withdrawn_after_game or 0}: game "
+            f"{seat.game.number} is not yours to report. Your earlier games still count.",
+            code="withdrawn",
+        )
     if game_number is not None and game_number != seat.game.number:
         raise ServiceError(
             f"Game {seat.game.number} has been posted since you opened this page: check your "

@@ -12,7 +12,7 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.utils import timezone
 
-from tournaments.selectors.players import entries_of_user, entry_get_by_token
+from tournaments.selectors.players import entries_of_user, entry_get_by_token, player_can_link
 from tournaments.selectors.playoffs import entry_current_match
 from tournaments.selectors.results import (
     entry_current_seat,
@@ -30,9 +30,11 @@ class ReportForm(forms.Form):
         widget=forms.RadioSelect,
         error_messages={"required": "Choose “I won” or “I lost”."},
     )
-    game = forms.IntegerField(required=False, widget=forms.HiddenInput)
+    game = forms.IntegerField(required=False, min_value=1, max_value=9999, widget=forms.HiddenInput)
     margin = forms.IntegerField(
         label="By how many points (spread)?",
+        min_value=0,
+        max_value=9999,
         error_messages={"required": "Enter the margin: 121 minus the loser's score."},
         widget=forms.NumberInput(attrs={"inputmode": "numeric", "pattern": "[0-9]*"}),
     )
@@ -40,14 +42,24 @@ class ReportForm(forms.Form):
 
 def player_page(request, token: str):
     entry = entry_get_by_token(token=token)
-    if player_link_user(entry=entry, user=request.user):
-        messages.success(
-            request,
-            f"Your account is now linked to {entry.player.name}: your events are on “My games”.",
-        )
+    if request.method == "POST" and "link" in request.POST:
+        # Asked, never on opening: a director who scans a player's scorecard stays themselves.
+        if player_link_user(entry=entry, user=request.user):
+            messages.success(
+                request,
+                f"Your account is now linked to {entry.player.name}: "
+                "your events are on “My games”.",
+            )
+        return redirect("player-page", token=token)
     seat = entry_current_seat(entry=entry)
     form = ReportForm(request.POST or None)
-    context = {"entry": entry, "seat": seat, "form": form, "can_report": seat_can_report(seat)}
+    context = {
+        "entry": entry,
+        "seat": seat,
+        "form": form,
+        "can_report": seat_can_report(seat),
+        "can_link": player_can_link(entry=entry, user=request.user),
+    }
     status = 200
     if request.method == "POST" and context["can_report"] and form.is_valid():
         won, margin = form.cleaned_data["result"] == "won", form.cleaned_data["margin"]

@@ -8,11 +8,10 @@ from django.contrib import messages
 from django.contrib.admin.views.decorators import staff_member_required
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from tournaments.charts import points_by_year_svg
+from tournaments.charts import points_by_year_svg, svg_response
 from tournaments.models import Club, Player, PlayerMerge
 from tournaments.selectors.player_identity import player_may_edit
 from tournaments.selectors.player_pages import (
@@ -90,9 +89,7 @@ def player_chart(request, player_id: int):
     player = player_get(player_id=player_id)
     page = player_page(player=player, viewer=request.user)
     svg = points_by_year_svg(page.mrp_by_year, title=f"{player.name}: MRPs by year")
-    response = HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
-    response["Cache-Control"] = "public, max-age=300"
-    return response
+    return svg_response(svg)
 
 
 @login_required

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from django import forms
 from django.core.paginator import Paginator
-from django.http import HttpResponse
 from django.shortcuts import render
 
-from tournaments.charts import rating_history_svg
+from tournaments.charts import rating_history_svg, svg_response
 from tournaments.core.ratings import DEFAULT_PARAMS
 from tournaments.selectors.clubs import club_get, predict, rating_history, rating_leaderboard
 from tournaments.selectors.player_pages import player_get
@@ -36,9 +35,7 @@ def rating_chart(request, player_id: int):
     points = [("start", DEFAULT_PARAMS.mu, DEFAULT_PARAMS.sigma)]  # every rating starts here
     points += [(f"{p.played_on:%-d %b %y}", p.mu, p.sigma) for p in rating_history(player=player)]
     svg = rating_history_svg(points, title=f"{player.name}: rating")
-    response = HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
-    response["Cache-Control"] = "public, max-age=300"
-    return response
+    return svg_response(svg)
 
 
 class PredictForm(forms.Form):

@@ -20,6 +20,8 @@ from tests.tournaments.playoffs.conftest import qualified_event  # noqa: F401  (
 from tournaments import services
 from tournaments.models import AuditEntry, Entry, EventRole, Game, JudgeCall, Match, Table
 from tournaments.services import (
+    backup_export,
+    backup_import,
     clubs,
     consolation,
     corrections,
@@ -56,6 +58,10 @@ NOT_STAFF_ACTIONS = {
     "settings_state": "formats settings for the history",
     "health_check_work": "a job's work, no event",
     "job_enqueue": "starts a job for a service that records the action",
+    "event_export": "reads",
+    "plain": "formats values for a backup",
+    "unplain": "reads values of a backup",
+    "audit_translate": "maps entry references in a backup's history",
     "job_run": "runs a job",
     "jobs_sweep": "housekeeping on a schedule, no person acts",
     "job_dispatch": "sends a job already recorded by its request",
@@ -437,6 +443,18 @@ SCENARIOS = {
         (e := w.cut()),
         w.money(e),
         lambda: prizes.payout_set_by_hand(event=e, key="2", cents_each=100, user=e.director),
+    ),
+    "event_backup_download": lambda w: (
+        (e := w.playing()),
+        lambda: backup_export.event_backup_download(event=e, user=e.director, include_tokens=True),
+    ),
+    "event_import": lambda w: (
+        (e := w.playing()),
+        (doc := backup_export.event_export(event=e)),
+        # A copy under another name; its own history is copied as it was (tests/.../backup).
+        doc["event"].update(name="Restored copy"),
+        doc.update(audit=[]),
+        lambda: backup_import.event_import(data=doc, user=e.director),
     ),
     "payout_adjustments_clear": lambda w: (
         (e := w.cut()),

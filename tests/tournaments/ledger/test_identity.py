@@ -1,6 +1,6 @@
 """One player across events: entry and import match by ACC number, else offer likely matches
 by name to confirm; an ACC number can be given later; administrators merge records and undo
-it; a signed-in player links their account by opening their private link."""
+it; a signed-in player links their account from their private link."""
 
 import pytest
 
@@ -164,17 +164,22 @@ def test_the_merge_api_is_for_administrators(event):
     assert undone.status_code == 200 and undone.json()["undone_at"]
 
 
-def test_opening_the_private_link_signed_in_links_the_account(client, event_in_play):
+def test_a_signed_in_player_links_the_account_from_the_private_link(client, event_in_play):
     event = event_in_play(10)
     entry = event.entries.first()
     user = UserFactory()
     client.force_login(user)
-    page = client.get(f"/r/{entry.report_token}/", follow=True).content.decode()
-    assert "Your account is now linked" in page
+    opened = client.get(f"/r/{entry.report_token}/").content.decode()
+    entry.player.refresh_from_db()
+    assert entry.player.user is None  # opening alone links nothing: a director may scan a card
+    assert "Yes, this is me" in opened
+    page = client.post(f"/r/{entry.report_token}/", {"link": "1"}, follow=True).content.decode()
+    assert "Your account is now linked" in page and "Yes, this is me" not in page
     entry.player.refresh_from_db()
     assert entry.player.user == user
     other = event.entries.exclude(pk=entry.pk).first()
-    client.get(f"/r/{other.report_token}/")  # one account, one player: not relinked
+    assert "Yes, this is me" not in client.get(f"/r/{other.report_token}/").content.decode()
+    client.post(f"/r/{other.report_token}/", {"link": "1"})  # one account, one player
     other.player.refresh_from_db()
     assert other.player.user is None
     mine = client.get("/me/").content.decode()
