@@ -25,6 +25,7 @@ from tournaments.selectors.player_pages import (
     LeaderboardFilters,
     mrp_leaderboard,
     player_get,
+    player_get_for_editing,
     player_page,
 )
 from tournaments.services.errors import ServiceError
@@ -73,7 +74,7 @@ class PlayerDetailView(APIView):
 
     @extend_schema(request=AccNumberSerializer, responses=PlayerPageSerializer)
     def patch(self, request, player_id: int):
-        player = player_get(player_id=player_id)
+        player = player_get_for_editing(player_id=player_id, user=request.user)
         body = AccNumberSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         player_acc_number_set(

@@ -11,7 +11,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournaments.models import EventRole
-from tournaments.selectors.events import event_get_for_director, event_role_holders
+from tournaments.selectors.events import (
+    event_get_for_director,
+    event_role_holders,
+    role_grant_get_for_director,
+)
 from tournaments.services.roles import event_role_grant, event_role_revoke
 
 
@@ -60,6 +64,6 @@ class RoleDetailView(APIView):
 
     @extend_schema(request=None, responses={204: None})
     def delete(self, request, event_id: int, grant_id: int):
-        event = event_get_for_director(event_id=event_id, user=request.user)
-        event_role_revoke(event=event, actor=request.user, grant_id=grant_id)
+        grant = role_grant_get_for_director(event_id=event_id, grant_id=grant_id, user=request.user)
+        event_role_revoke(event=grant.event, actor=request.user, grant_id=grant.pk)
         return Response(status=status.HTTP_204_NO_CONTENT)

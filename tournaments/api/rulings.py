@@ -19,6 +19,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournaments.models import JudgeCall, Ruling
+from tournaments.selectors.events import event_get_for_director
 from tournaments.selectors.rulings import (
     count_hand,
     count_play,
@@ -217,7 +218,8 @@ class JudgeCallListView(GenericAPIView):
 
     @extend_schema(request=JudgeCallInputSerializer, responses={201: JudgeCallSerializer})
     def post(self, request, event_id: int):
-        event = event_get_for_judging(event_id=event_id, user=request.user)
+        # Judges answer calls; a director (or the player, by their link) makes one.
+        event = event_get_for_director(event_id=event_id, user=request.user)
         form = JudgeCallInputSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         table = table_get(

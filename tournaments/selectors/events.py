@@ -34,6 +34,16 @@ def event_get_for_director(*, event_id: int, user) -> Event:
     return event
 
 
+def role_grant_get_for_director(*, event_id: int, grant_id: int, user) -> EventRole:
+    """A role grant of an event ``user`` directs; another event's grant, or none, is a 404."""
+    event = event_get_for_director(event_id=event_id, user=user)
+    grant = EventRole.objects.select_related("user", "event").filter(pk=grant_id, event=event)
+    found = grant.first()
+    if found is None:
+        raise Http404("No such role in this event.")
+    return found
+
+
 def entry_get_for_director(*, entry_id: int, user) -> Entry:
     """The entry if ``user`` directs its event (the event's check decides 403 or 404)."""
     entry = entries_of_event_qs().filter(pk=entry_id).first()

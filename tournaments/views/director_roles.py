@@ -9,8 +9,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from tournaments.forms import RoleForm
-from tournaments.models import EventRole
-from tournaments.selectors.events import event_get_for_director
+from tournaments.selectors.events import event_get_for_director, role_grant_get_for_director
 from tournaments.selectors.people import person_name
 from tournaments.services.errors import ServiceError
 from tournaments.services.roles import event_role_grant, event_role_revoke
@@ -38,8 +37,8 @@ def role_grant(request, event_id: int):
 @login_required
 @require_POST
 def role_revoke(request, event_id: int, grant_id: int):
-    event = event_get_for_director(event_id=event_id, user=request.user)
-    grant = EventRole.objects.select_related("user").filter(pk=grant_id, event=event).first()
+    grant = role_grant_get_for_director(event_id=event_id, grant_id=grant_id, user=request.user)
+    event = grant.event
     try:
         event_role_revoke(event=event, actor=request.user, grant_id=grant_id)
     except ServiceError as exc:

@@ -20,6 +20,7 @@ from tournaments.selectors.player_pages import (
     leaderboard_years,
     mrp_leaderboard,
     player_get,
+    player_get_for_editing,
     player_page,
 )
 from tournaments.services.errors import ServiceError
@@ -95,7 +96,7 @@ def player_chart(request, player_id: int):
 @login_required
 @require_POST
 def player_acc_number(request, player_id: int):
-    player = player_get(player_id=player_id)
+    player = player_get_for_editing(player_id=player_id, user=request.user)
     form = AccNumberForm(request.POST)
     if form.is_valid():
         try:

@@ -1,0 +1,289 @@
+"""What each role gets from each API endpoint: route name -> method -> ``spec.Method``.
+
+An anonymous visitor of an endpoint that needs a sign-in is refused before any lookup (401 or
+403: the API signs in by session first, then by token); ``AllowAny`` reads answer 404 for an
+event the visitor may not see.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+from tests.permissions import recipes as r
+from tests.permissions.checks import shows_table_one, wrote_at_table_one
+from tests.permissions.spec import (
+    API_ADMIN,
+    API_ANY_ROLE,
+    API_B_DIRECTOR,
+    API_B_JOB_OWNER,
+    API_BODY_DIRECTOR,
+    API_BODY_JUDGING,
+    API_DIRECTOR,
+    API_JOB_OWNER,
+    API_JUDGING,
+    API_MIXED_DIRECTOR,
+    API_PUBLIC,
+    API_SIGNED_IN,
+    API_STAFF,
+    DRAFT,
+    GET,
+    VIEWER,
+    WRITE,
+    Variant,
+)
+
+AGET, AWRITE = partial(GET, api=True), partial(WRITE, api=True)
+REPORT = {"result": "won", "margin": 12}
+PUBLIC = API_PUBLIC
+
+
+def _absent(side):
+    return lambda w: {"absent": getattr(w, side).extra.match.entry_b_id}
+
+
+def _match_fix(side):
+    def body(w):
+        entry = getattr(w, side).extra.match.entry_b_id
+        return {"winner": entry, "margin": 12, "reason": "misread card"}
+
+    return body
+
+
+def _award(side):
+    return lambda w: {"entry": getattr(w, side).extra.night_entry.pk, **r.HAND_29}
+
+
+def _ruling(side="A"):
+    return lambda w: {"game": 1, "table": 1, **r.ruling(w, offender=r.seat_entries(w, side)[0])}
+
+
+def _entry_action(name):
+    return {"POST": AWRITE(API_DIRECTOR, r.entry(name), mixed=(API_B_DIRECTOR, r.entry(name, "B")))}
+
+
+API = {
+    # Results: the player's report, the board, tables, cross-checks, standings
+    "api-report": {
+        "GET": AGET(PUBLIC, r.token("A"), mixed=(PUBLIC, r.token("B"))),
+        "POST": AWRITE(PUBLIC, r.token("A"), REPORT, ok=201, mixed=(PUBLIC, r.token("B"))),
+    },
+    "api-game-board": {"GET": AGET(API_STAFF, r.game(1))},
+    "api-game-close": {"POST": AWRITE(API_DIRECTOR, r.game(1))},
+    "api-game-remind": {"POST": AWRITE(API_DIRECTOR, r.game(1))},
+    "api-table-detail": {"GET": AGET(API_STAFF, r.table, check=shows_table_one)},
+    "api-table-lines": {
+        "POST": AWRITE(
+            API_STAFF,
+            r.table,
+            {"position": 1, "result": "won", "margin": 10},
+            ok=201,
+            check=wrote_at_table_one,
+        )
+    },
+    "api-table-cross-check": {
+        "POST": AWRITE(API_STAFF, r.table, prepare=r.flag_table_one, check=wrote_at_table_one)
+    },
+    "api-table-correct": {
+        "POST": AWRITE(API_STAFF, r.table, r.correction_api, check=wrote_at_table_one)
+    },
+    "api-cross-checks": {"GET": AGET(API_STAFF, r.play)},
+    "api-standings": {"GET": AGET(VIEWER, r.play)},
+    "api-tie-playoffs": {
+        "POST": AWRITE(
+            API_DIRECTOR,
+            r.play,
+            r.tie,
+            ok=201,
+            extra={"mixed_body": Variant(API_BODY_DIRECTOR, r.play, lambda w: r.tie(w, "B"))},
+        )
+    },
+    # Judges' calls and rulings; the count checker
+    "api-ruling-list": {
+        "GET": AGET(API_JUDGING, r.play),
+        "POST": AWRITE(
+            API_JUDGING,
+            r.play,
+            _ruling(),
+            ok=201,
+            extra={"mixed_body": Variant(API_BODY_JUDGING, r.play, _ruling("B"))},
+        ),
+    },
+    # Judges read the calls; a director (or a player by their link) makes one.
+    "api-judge-call-list": {
+        "GET": AGET(API_JUDGING, r.play),
+        "POST": AWRITE(API_DIRECTOR, r.play, {"game": 1, "table": 1}, ok=201),
+    },
+    "api-judge-call-answer": {
+        "POST": AWRITE(API_JUDGING, r.judge_call("A"), mixed=(API_B_DIRECTOR, r.judge_call("B")))
+    },
+    "api-count-hand": {"POST": AWRITE(PUBLIC, r.none, {"hand": "5H 5D 5S JC", "starter": "5C"})},
+    "api-count-play": {
+        "POST": AWRITE(
+            PUBLIC,
+            r.none,
+            {"pone": "KC 8C 4C 5C", "dealer": "5D 8D 6D 3D", "plays": "KC 5D 8C 8D 4C 6D 5C 3D"},
+        )
+    },
+    # Playoffs
+    "api-bracket": {"GET": AGET(VIEWER, r.cut)},
+    "api-playoff-build": {"POST": AWRITE(API_DIRECTOR, r.cut, ok=202, prepare=r.no_bracket)},
+    "api-match-report": {
+        "POST": AWRITE(
+            PUBLIC,
+            r.token("A", "cut_entry"),
+            {"result": "won", "margin": 9},
+            ok=201,
+            mixed=(PUBLIC, r.token("B", "cut_entry")),
+        )
+    },
+    "api-match-clock": {
+        "POST": AWRITE(
+            API_DIRECTOR,
+            r.match,
+            _absent("A"),
+            mixed=(API_MIXED_DIRECTOR, r.match_b, _absent("B")),
+            extra={"mixed_body": Variant(API_BODY_DIRECTOR, r.match, _absent("B"))},
+        ),
+        "DELETE": AWRITE(
+            API_DIRECTOR, r.match, prepare=r.start_clock, mixed=(API_MIXED_DIRECTOR, r.match_b)
+        ),
+    },
+    "api-match-detail": {"GET": AGET(API_DIRECTOR, r.match, mixed=(API_MIXED_DIRECTOR, r.match_b))},
+    "api-match-game-correct": {
+        "POST": AWRITE(
+            API_DIRECTOR,
+            r.match_game,
+            _match_fix("A"),
+            mixed=(API_MIXED_DIRECTOR, r.match_game_b),
+            extra={"mixed_body": Variant(API_BODY_DIRECTOR, r.match_game, _match_fix("B"))},
+        )
+    },
+    "api-match-game-void": {
+        "POST": AWRITE(
+            API_DIRECTOR,
+            r.match_game,
+            {"reason": "dealt from the wrong deck"},
+            mixed=(API_MIXED_DIRECTOR, r.match_game_b),
+        )
+    },
+    # Final results, the Consolation, the ledger, the ACC package; players
+    "api-event-results": {"GET": AGET(VIEWER, r.done)},
+    "api-event-consolation": {"POST": AWRITE(API_DIRECTOR, r.cut, ok=201)},
+    "api-event-finalise": {"POST": AWRITE(API_DIRECTOR, r.done, ok=202)},
+    "api-event-acc-results": {"GET": AGET(API_DIRECTOR, r.done)},
+    "api-event-backup": {
+        "GET": AGET(
+            API_DIRECTOR,
+            r.play,
+            extra={"with_links": Variant(API_DIRECTOR, r.query(r.play, tokens="true"))},
+        )
+    },
+    "api-player": {
+        "GET": AGET(PUBLIC, r.player),
+        "PATCH": AWRITE(API_DIRECTOR, r.player, {"acc_number": "ACC-9999"}),
+    },
+    "api-player-merges": {
+        "POST": AWRITE(
+            API_ADMIN,
+            r.none,
+            lambda w: {"keep": w.merge_keep.pk, "merge": w.merge_gone.pk},
+            ok=201,
+        )
+    },
+    "api-player-merge-undo": {"POST": AWRITE(API_ADMIN, r.merge)},
+    "api-leaderboard-mrp": {"GET": AGET(PUBLIC, r.none)},
+    # Clubs and ratings
+    "api-club-list": {
+        "GET": AGET(PUBLIC, r.none),
+        "POST": AWRITE(API_SIGNED_IN, r.none, {"name": "A new club"}, ok=201),
+    },
+    "api-club-detail": {
+        "GET": AGET(PUBLIC, r.club("A")),
+        "PATCH": AWRITE(
+            API_DIRECTOR, r.club("A"), {"city": "Halifax"}, mixed=(API_B_DIRECTOR, r.club("B"))
+        ),
+    },
+    "api-club-nights": {
+        "POST": AWRITE(
+            API_DIRECTOR,
+            r.club("A"),
+            {"date": "2025-05-06"},
+            ok=201,
+            mixed=(API_B_DIRECTOR, r.club("B")),
+        )
+    },
+    "api-club-standings": {"GET": AGET(PUBLIC, r.query(r.club("A"), season=2024))},
+    "api-club-awards": {
+        "POST": AWRITE(
+            API_DIRECTOR,
+            r.club("A"),
+            _award("A"),
+            ok=201,
+            mixed=(API_B_DIRECTOR, r.club("B"), _award("B")),
+            extra={"mixed_body": Variant(API_BODY_DIRECTOR, r.club("A"), _award("B"))},
+        )
+    },
+    "api-grass-roots": {"GET": AGET(PUBLIC, lambda w: {"season": 2024})},
+    "api-ratings": {"GET": AGET(PUBLIC, r.none)},
+    "api-rating-predict": {
+        "GET": AGET(
+            PUBLIC,
+            r.query(r.none, player=lambda w: w.A.player.pk, opponent=lambda w: w.B.player.pk),
+        )
+    },
+    "api-player-rating": {"GET": AGET(PUBLIC, r.player)},
+    # Sign-in, health, jobs
+    "api-token": {"POST": AWRITE(PUBLIC, r.none, r.login_of("player"))},
+    "api-health": {"GET": AGET(PUBLIC, r.none)},
+    "api-job-health": {"POST": AWRITE(API_ADMIN, r.none, ok=202)},
+    "api-job-detail": {"GET": AGET(API_JOB_OWNER, r.job("A"), mixed=(API_B_JOB_OWNER, r.job("B")))},
+    # Events, entries, roles, history, games
+    "api-event-list": {
+        "GET": AGET(API_SIGNED_IN, r.none),
+        "POST": AWRITE(API_SIGNED_IN, r.none, {"name": "New Main", "preset": "acc-main"}, ok=201),
+    },
+    "api-event-detail": {
+        "GET": AGET(VIEWER, r.play),
+        "PATCH": AWRITE(API_DIRECTOR, r.reg, {"name": "Renamed by the matrix"}),
+    },
+    "api-event-close-registration": {"POST": AWRITE(API_DIRECTOR, r.reg)},
+    "api-entry-list": {
+        "GET": AGET(API_DIRECTOR, r.reg),
+        "POST": AWRITE(API_DIRECTOR, r.reg, {"name": "Walk In", "new_player": True}, ok=201),
+    },
+    "api-entry-import": {
+        "POST": AWRITE(API_DIRECTOR, r.reg, {"csv": "name\nZed Quimby\n"}, ok=201)
+    },
+    "api-entry-check-in": _entry_action("reg_registered"),
+    "api-entry-withdraw": _entry_action("reg_checked_in"),
+    "api-entry-rejoin": _entry_action("reg_withdrawn"),
+    "api-entry-new-link": _entry_action("reg_checked_in"),
+    "api-entry-link-undo": {
+        "POST": AWRITE(
+            API_DIRECTOR,
+            r.entry("reg_checked_in"),
+            prepare=r.new_link,
+            mixed=(API_B_DIRECTOR, r.entry("reg_checked_in", "B")),
+        )
+    },
+    "api-role-list": {
+        "GET": AGET(API_DIRECTOR, r.play),
+        "POST": AWRITE(
+            API_DIRECTOR,
+            r.play,
+            lambda w: {"person": w.A.extra.grant_target.username, "role": "judge"},
+            ok=201,
+        ),
+    },
+    "api-role-detail": {
+        "DELETE": AWRITE(
+            API_DIRECTOR, r.grant("A"), ok=204, mixed=(API_MIXED_DIRECTOR, r.grant("B"))
+        )
+    },
+    "api-event-history": {"GET": AGET(API_ANY_ROLE, r.play)},
+    "api-game-list": {"GET": AGET(API_DIRECTOR, r.play)},
+    "api-game-detail": {"GET": AGET(VIEWER, r.game(1), extra={"draft": Variant(DRAFT, r.game(2))})},
+    "api-game-pair": {"POST": AWRITE(API_DIRECTOR, r.game(3), ok=202)},
+    "api-game-publish": {"POST": AWRITE(API_DIRECTOR, r.game(2))},
+    "api-game-repair": {"POST": AWRITE(API_DIRECTOR, r.game(2), ok=202)},
+}

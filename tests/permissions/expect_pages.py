@@ -1,0 +1,308 @@
+"""What each role gets from each page: route name -> method -> ``spec.Method``.
+
+Read with ``spec`` (the outcomes and profiles) and ``recipes`` (how each route is called).
+Pages that are ``login_required`` send an anonymous visitor to the sign-in page before any
+lookup; the others answer 404 for an event (or game) the visitor may not see.
+"""
+
+from __future__ import annotations
+
+from tests.permissions import recipes as r
+from tests.permissions.checks import shows_table_one, wrote_at_table_one
+from tests.permissions.spec import (
+    ANY_ROLE,
+    B_DIRECTOR,
+    B_JOB_OWNER,
+    BODY_DIRECTOR,
+    BODY_DIRECTOR_FLASH,
+    BODY_JUDGING,
+    DIRECTOR,
+    DRAFT,
+    GET,
+    JOB_OWNER,
+    JUDGING,
+    MIXED_DIRECTOR,
+    MIXED_JUDGING,
+    PUBLIC,
+    SIGNED_IN,
+    STAFF,
+    STAFF_ONLY,
+    VIEWER,
+    WRITE,
+    Variant,
+)
+
+CONFIRM = {"confirm": "yes"}
+REPORT = {"result": "won", "margin": 12}
+
+
+def _absent(side):
+    return lambda w: {"absent": getattr(w, side).extra.match.entry_b_id}
+
+
+def _match_fix(side):
+    def body(w):
+        entry = getattr(w, side).extra.match.entry_b_id
+        return {"g1-winner": entry, "g1-margin": 12, "g1-reason": "misread card"}
+
+    return body
+
+
+def _award(side):
+    return lambda w: {"entry": getattr(w, side).extra.night_entry.pk, **r.HAND_29}
+
+
+def _club_settings_b(w):
+    return r.form_data(r.ClubForm, w.B.club, city="Renamed by the matrix")
+
+
+PAGES = {
+    # Judges
+    "judge-events": {"GET": GET(SIGNED_IN, r.none)},
+    "judge-page": {"GET": GET(JUDGING, r.play)},
+    "judge-call-answer": {
+        "POST": WRITE(JUDGING, r.judge_call("A"), mixed=(B_DIRECTOR, r.judge_call("B")))
+    },
+    "ruling-form": {
+        "GET": GET(JUDGING, r.table),
+        "POST": WRITE(
+            JUDGING,
+            r.table,
+            r.ruling_page,
+            mixed=(
+                BODY_JUDGING,
+                r.table,
+                lambda w: r.ruling_page(w, offender=r.seat_entries(w, "B")[0]),
+            ),
+        ),
+    },
+    "match-ruling-form": {
+        "GET": GET(JUDGING, r.match, mixed=(MIXED_JUDGING, r.match_b)),
+        "POST": WRITE(JUDGING, r.match, r.match_ruling_page, mixed=(MIXED_JUDGING, r.match_b)),
+    },
+    "ruling-list": {"GET": GET(JUDGING, r.play)},
+    "player-call-judge": {"POST": WRITE(PUBLIC, r.token("A"), mixed=(PUBLIC, r.token("B")))},
+    "count-checker": {"GET": GET(PUBLIC, r.none)},
+    # Playoffs
+    "playoff-bracket": {"GET": GET(VIEWER, r.cut)},
+    "playoff-build": {"POST": WRITE(DIRECTOR, r.cut, prepare=r.no_bracket)},
+    "match-detail": {"GET": GET(DIRECTOR, r.match, mixed=(MIXED_DIRECTOR, r.match_b))},
+    "match-clock": {
+        "POST": WRITE(
+            DIRECTOR,
+            r.match,
+            _absent("A"),
+            mixed=(MIXED_DIRECTOR, r.match_b, _absent("B")),
+            extra={"mixed_body": Variant(BODY_DIRECTOR, r.match, _absent("B"))},
+        )
+    },
+    "match-clock-stop": {
+        "POST": WRITE(DIRECTOR, r.match, prepare=r.start_clock, mixed=(MIXED_DIRECTOR, r.match_b))
+    },
+    "match-game-void": {
+        "POST": WRITE(
+            DIRECTOR,
+            r.match_game,
+            {"v1-reason": "dealt from the wrong deck"},
+            mixed=(MIXED_DIRECTOR, r.match_game_b),
+        )
+    },
+    "match-game-correct": {
+        "POST": WRITE(
+            DIRECTOR,
+            r.match_game,
+            _match_fix("A"),
+            mixed=(MIXED_DIRECTOR, r.match_game_b),
+            extra={"mixed_body": Variant(BODY_DIRECTOR, r.match_game, _match_fix("B"))},
+        )
+    },
+    "player-match-report": {
+        "POST": WRITE(
+            PUBLIC,
+            r.token("A", "cut_entry"),
+            {"result": "won", "margin": 9},
+            mixed=(PUBLIC, r.token("B", "cut_entry")),
+        )
+    },
+    # Final results, money, the Consolation, the ledger and the ACC package
+    "event-results": {"GET": GET(VIEWER, r.done)},
+    "event-results-csv": {"GET": GET(VIEWER, r.done)},
+    "event-payouts-csv": {"GET": GET(VIEWER, r.done)},
+    "event-money": {"GET": GET(DIRECTOR, r.cut), "POST": WRITE(DIRECTOR, r.cut, r.money)},
+    "event-money-adjust": {"POST": WRITE(DIRECTOR, r.cut, {"clear": "1"})},
+    "event-consolation": {"POST": WRITE(DIRECTOR, r.cut)},
+    "event-finalise": {"POST": WRITE(DIRECTOR, r.done)},
+    "event-acc-results-csv": {"GET": GET(DIRECTOR, r.done)},
+    "event-acc-results": {"GET": GET(DIRECTOR, r.done)},
+    "event-backup": {
+        "GET": GET(
+            DIRECTOR, r.play, extra={"with_links": Variant(DIRECTOR, r.query(r.play, tokens=1))}
+        )
+    },
+    # Players across events
+    "leaderboard": {"GET": GET(PUBLIC, r.none)},
+    "player-merges": {
+        "GET": GET(STAFF_ONLY, r.none),
+        "POST": WRITE(
+            STAFF_ONLY, r.none, lambda w: {"keep": w.merge_keep.pk, "merge": w.merge_gone.pk}
+        ),
+    },
+    "player-merge-undo": {"POST": WRITE(STAFF_ONLY, r.merge)},
+    "player-detail": {"GET": GET(PUBLIC, r.player)},
+    "player-chart": {"GET": GET(PUBLIC, r.player)},
+    "player-acc-number": {"POST": WRITE(DIRECTOR, r.player, {"acc_number": "ACC-9999"})},
+    # Clubs and ratings (the director directs club A; the other director club B)
+    "club-list": {"GET": GET(PUBLIC, r.none)},
+    "club-new": {
+        "GET": GET(SIGNED_IN, r.none),
+        "POST": WRITE(SIGNED_IN, r.none, {"name": "A new club", "city": "Halifax"}),
+    },
+    "club-detail": {"GET": GET(PUBLIC, r.club("A"))},
+    "club-settings": {
+        "GET": GET(DIRECTOR, r.club("A"), mixed=(B_DIRECTOR, r.club("B"))),
+        "POST": WRITE(
+            DIRECTOR,
+            r.club("A"),
+            r.club_settings,
+            mixed=(B_DIRECTOR, r.club("B"), _club_settings_b),
+        ),
+    },
+    "club-night-new": {
+        "POST": WRITE(
+            DIRECTOR, r.club("A"), {"played_on": "2025-05-06"}, mixed=(B_DIRECTOR, r.club("B"))
+        )
+    },
+    "club-director-new": {
+        "POST": WRITE(
+            DIRECTOR,
+            r.club("A"),
+            lambda w: {"person": w.A.judges[1].username},
+            mixed=(B_DIRECTOR, r.club("B")),
+        )
+    },
+    "club-award-new": {
+        "POST": WRITE(
+            DIRECTOR,
+            r.club("A"),
+            _award("A"),
+            mixed=(B_DIRECTOR, r.club("B"), _award("B")),
+            extra={"mixed_body": Variant(BODY_DIRECTOR, r.club("A"), _award("B"))},
+        )
+    },
+    "club-season": {"GET": GET(PUBLIC, r.club_season)},
+    "club-ratings": {"GET": GET(PUBLIC, r.club("A"))},
+    "grass-roots": {"GET": GET(PUBLIC, lambda w: {"season": 2024})},
+    "ratings": {"GET": GET(PUBLIC, r.none)},
+    "rating-chance": {
+        "GET": GET(
+            PUBLIC,
+            r.query(r.none, player=lambda w: w.A.player.pk, opponent=lambda w: w.B.player.pk),
+        )
+    },
+    "player-rating-chart": {"GET": GET(PUBLIC, r.player)},
+    # Home, jobs, the player's page and their events
+    "home": {"GET": GET(PUBLIC, r.none)},
+    "/favicon.ico": {"GET": GET(PUBLIC, r.none, ok=301)},
+    "job-detail": {"GET": GET(JOB_OWNER, r.job("A"), mixed=(B_JOB_OWNER, r.job("B")))},
+    "player-page": {
+        "GET": GET(PUBLIC, r.token("A"), mixed=(PUBLIC, r.token("B"))),
+        "POST": WRITE(
+            PUBLIC, r.token("A"), {**REPORT, "confirm": "1"}, mixed=(PUBLIC, r.token("B"))
+        ),
+    },
+    "my-entries": {"GET": GET(SIGNED_IN, r.none)},
+    # An event's director
+    "event-list": {"GET": GET(SIGNED_IN, r.none)},
+    "event-create": {
+        "GET": GET(SIGNED_IN, r.none),
+        "POST": WRITE(SIGNED_IN, r.none, {"name": "New Main", "preset": "acc-main"}),
+    },
+    "event-public": {"GET": GET(VIEWER, r.play)},
+    "event-manage": {"GET": GET(DIRECTOR, r.play)},
+    "event-settings": {
+        "GET": GET(DIRECTOR, r.reg),
+        "POST": WRITE(DIRECTOR, r.reg, r.event_settings),
+    },
+    "entry-add": {"POST": WRITE(DIRECTOR, r.reg, {"name": "Walk In", "player_choice": "new"})},
+    "role-grant": {
+        "POST": WRITE(
+            DIRECTOR, r.play, lambda w: {"person": w.A.extra.grant_target.username, "role": "judge"}
+        )
+    },
+    "role-revoke": {"POST": WRITE(DIRECTOR, r.grant("A"), mixed=(MIXED_DIRECTOR, r.grant("B")))},
+    "event-history": {"GET": GET(ANY_ROLE, r.play)},
+    "entries-import": {"POST": WRITE(DIRECTOR, r.reg, {"text": "name\nZed Quimby\n"})},
+    "event-close-registration": {"POST": WRITE(DIRECTOR, r.reg)},
+    "entry-check-in": {
+        "POST": WRITE(
+            DIRECTOR,
+            r.entry("reg_registered"),
+            mixed=(B_DIRECTOR, r.entry("reg_registered", "B")),
+        )
+    },
+    "entry-withdraw": {
+        "GET": GET(
+            DIRECTOR, r.entry("reg_checked_in"), mixed=(B_DIRECTOR, r.entry("reg_checked_in", "B"))
+        ),
+        "POST": WRITE(
+            DIRECTOR,
+            r.entry("reg_checked_in"),
+            CONFIRM,
+            mixed=(B_DIRECTOR, r.entry("reg_checked_in", "B")),
+        ),
+    },
+    "entry-rejoin": {
+        "POST": WRITE(
+            DIRECTOR, r.entry("reg_withdrawn"), mixed=(B_DIRECTOR, r.entry("reg_withdrawn", "B"))
+        )
+    },
+    "entry-revoke-link": {
+        "GET": GET(
+            DIRECTOR, r.entry("reg_checked_in"), mixed=(B_DIRECTOR, r.entry("reg_checked_in", "B"))
+        ),
+        "POST": WRITE(
+            DIRECTOR,
+            r.entry("reg_checked_in"),
+            CONFIRM,
+            mixed=(B_DIRECTOR, r.entry("reg_checked_in", "B")),
+        ),
+    },
+    "entry-link-undo": {
+        "POST": WRITE(
+            DIRECTOR,
+            r.entry("reg_checked_in"),
+            prepare=r.new_link,
+            mixed=(B_DIRECTOR, r.entry("reg_checked_in", "B")),
+        )
+    },
+    # Games and their tables (game and table numbers are the same in A and B)
+    "game-detail": {"GET": GET(VIEWER, r.game(1), extra={"draft": Variant(DRAFT, r.game(2))})},
+    "game-print": {"GET": GET(VIEWER, r.game(1), extra={"draft": Variant(DRAFT, r.game(2))})},
+    "game-pair": {"POST": WRITE(DIRECTOR, r.game(3))},
+    "game-publish": {"POST": WRITE(DIRECTOR, r.game(2))},
+    "game-repair": {"GET": GET(DIRECTOR, r.game(2)), "POST": WRITE(DIRECTOR, r.game(2), CONFIRM)},
+    "game-board": {"GET": GET(STAFF, r.game(1))},
+    "game-close": {"GET": GET(DIRECTOR, r.game(1)), "POST": WRITE(DIRECTOR, r.game(1), CONFIRM)},
+    "game-remind": {"POST": WRITE(DIRECTOR, r.game(1))},
+    "table-detail": {"GET": GET(STAFF, r.table, check=shows_table_one)},
+    "table-paper-line": {
+        "POST": WRITE(
+            STAFF,
+            r.table,
+            {"position": 1, "result": "won", "margin": 10},
+            check=wrote_at_table_one,
+        )
+    },
+    "table-cross-check": {
+        "POST": WRITE(STAFF, r.table, prepare=r.flag_table_one, check=wrote_at_table_one)
+    },
+    "table-correct": {"POST": WRITE(STAFF, r.table, r.correction_page, check=wrote_at_table_one)},
+    "cross-checks": {"GET": GET(STAFF, r.play)},
+    "standings": {"GET": GET(VIEWER, r.play)},
+    "tie-playoff": {
+        "POST": WRITE(
+            DIRECTOR, r.play, r.tie, mixed=(BODY_DIRECTOR_FLASH, r.play, lambda w: r.tie(w, "B"))
+        )
+    },
+    "scorecards": {"GET": GET(DIRECTOR, r.play)},
+}

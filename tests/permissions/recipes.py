@@ -1,0 +1,223 @@
+"""How each route is called: URL keyword arguments, request bodies and preparations, each a
+function of the world (``world.World``). ``*_b`` recipes name side B's object."""
+
+from __future__ import annotations
+
+import json
+
+from tournaments.forms import EventSettingsForm
+from tournaments.models import Entry, Game, Match, Playoff, Table
+from tournaments.services.links import entry_token_revoke
+from tournaments.services.playoffs_corrections import match_clock_start
+from tournaments.services.results import card_line_report, game_close
+from tournaments.views.clubs import ClubForm
+
+HAND_29 = {"kind": "hand_29", "hand": "5H 5D 5S JC", "starter": "5C"}
+PASSWORD = "correct horse battery"  # tests.factories.UserFactory's
+
+
+# URL keyword arguments
+
+
+def reg(w):
+    return {"event_id": w.A.reg.pk}
+
+
+def play(w):
+    return {"event_id": w.A.play.pk}
+
+
+def cut(w):
+    return {"event_id": w.A.cut.pk}
+
+
+def done(w):
+    return {"event_id": w.A.done.pk}
+
+
+def game(number):
+    return lambda w: {"event_id": w.A.play.pk, "number": number}
+
+
+def table(w):
+    return {"event_id": w.A.play.pk, "number": 1, "table_number": 1}
+
+
+def match(w):
+    return {"event_id": w.A.cut.pk, "match_id": w.A.extra.match.pk}
+
+
+def match_b(w):
+    return {"event_id": w.A.cut.pk, "match_id": w.B.extra.match.pk}
+
+
+def match_game(w):
+    return {**match(w), "number": 1}
+
+
+def match_game_b(w):
+    return {**match_b(w), "number": 1}
+
+
+def entry(name, side="A"):
+    return lambda w: {"entry_id": getattr(getattr(w, side).extra, name).pk}
+
+
+def judge_call(side):
+    return lambda w: {"call_id": getattr(w, side).extra.judge_call.pk}
+
+
+def grant(side):
+    return lambda w: {"event_id": w.A.play.pk, "grant_id": getattr(w, side).extra.play_grant.pk}
+
+
+def job(side):
+    return lambda w: {"job_id": getattr(w, side).extra.play_job.pk}
+
+
+def token(side, where="player_entry"):
+    return lambda w: {"token": getattr(getattr(w, side).extra, where).report_token}
+
+
+def club(side):
+    return lambda w: {"club_id": getattr(w, side).club.pk}
+
+
+def club_season(w):
+    return {"club_id": w.A.club.pk, "season": 2024}
+
+
+def player(w):
+    return {"player_id": w.A.player.pk}
+
+
+def merge(w):
+    return {"merge_id": w.merge_done.pk}
+
+
+def none(w):
+    return {}
+
+
+def query(recipe, **params):
+    """``recipe`` with a query string; a callable value is called with the world."""
+    return lambda w: {**recipe(w), "?": {k: v(w) if callable(v) else v for k, v in params.items()}}
+
+
+# Bodies
+
+
+def table_one(w, side="A") -> Table:
+    event = getattr(w, side).play
+    return Table.objects.get(game__event=event, game__number=1, number=1)
+
+
+def seat_entries(w, side="A") -> list[int]:
+    seats = table_one(w, side).seats.order_by("position")
+    return list(seats.values_list("entry_id", flat=True))
+
+
+def ruling(w, *, offender=None, judges=None):
+    """A procedural ruling (2 to the opponent) at table 1; the judges are A's two judges."""
+    return {
+        "code": "exposed_bottom_card",
+        "offender": offender if offender is not None else seat_entries(w)[0],
+        "score_before_offender": 50,
+        "score_before_opponent": 60,
+        "judges": [u.pk for u in (judges or w.A.judges)],
+    }
+
+
+def ruling_page(w, **kwargs):
+    return {**ruling(w, **kwargs), "confirm": "1"}
+
+
+def match_ruling_page(w, offender=None):
+    m = w.A.extra.match
+    return ruling_page(w, offender=offender or m.entry_a_id)
+
+
+def tie(w, side="A"):
+    """Two seated entries of the in-play event of ``side``."""
+    winner, loser = seat_entries(w, side)
+    return {"winner": winner, "loser": loser}
+
+
+def correction_page(w):
+    return {
+        "game_points_1": 2, "plus_1": 14, "minus_1": 0,
+        "game_points_2": 0, "plus_2": 0, "minus_2": 14,
+        "reason": "the cards were swapped",
+    }  # fmt: skip
+
+
+def correction_api(w):
+    lines = [
+        {"position": 1, "game_points": 2, "plus": 14, "minus": 0},
+        {"position": 2, "game_points": 0, "plus": 0, "minus": 14},
+    ]
+    return {"lines": lines, "reason": "the cards were swapped"}
+
+
+def form_data(form_class, instance, **changes):
+    """A model form's fields as posted by the page, with ``changes``."""
+    form = form_class(instance=instance)
+    data = {}
+    for name in form.fields:
+        value = form[name].value()
+        if isinstance(value, bool):
+            if value:
+                data[name] = "on"
+            continue
+        if isinstance(value, (list, dict)):
+            value = json.dumps(value)
+        data[name] = "" if value is None else value
+    return {**data, **changes}
+
+
+def event_settings(w):
+    return form_data(EventSettingsForm, w.A.reg, name="Renamed by the matrix")
+
+
+def club_settings(w):
+    return form_data(ClubForm, w.A.club, city="Renamed by the matrix")
+
+
+def money(w):
+    return {
+        "entry_fee": "20", "sanctioning_fee": "1", "pool": "none",
+        "band_1": "50", "band_2": "30", "band_3-4": "20",
+    }  # fmt: skip
+
+
+def login_of(role):
+    return lambda w: {"username": w.users[role].username, "password": PASSWORD}
+
+
+# Preparations: run for every role, A and B alike, inside the test's transaction.
+
+
+def flag_table_one(w):
+    """Table 1 of game 1 with two reports that disagree, then the game closed: flagged."""
+    for side in (w.A, w.B):
+        seats = table_one(w, side.name).seats.order_by("position")
+        for seat in seats:
+            card_line_report(seat=seat, won=True, spread=10)
+        game_close(game=Game.objects.get(event=side.play, number=1), user=side.director)
+
+
+def start_clock(w):
+    for side in (w.A, w.B):
+        m = Match.objects.get(pk=side.extra.match.pk)
+        match_clock_start(match=m, absent=m.entry_b, user=side.director)
+
+
+def new_link(w):
+    for side in (w.A, w.B):
+        entry = Entry.objects.get(pk=side.extra.reg_checked_in.pk)
+        entry_token_revoke(entry=entry, user=side.director)
+
+
+def no_bracket(w):
+    """A's cut undone (its matches with it), so that the bracket can be built."""
+    Playoff.objects.filter(event=w.A.cut).delete()
