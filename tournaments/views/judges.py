@@ -51,9 +51,15 @@ def _number(label: str, *, required: bool = True, least: int = 0, help_text: str
         label=label,
         required=required,
         min_value=least,
+        max_value=9999,
         help_text=help_text,
         widget=forms.NumberInput(attrs=NUMBER),
     )
+
+
+class TablePlaceForm(forms.Form):
+    game = forms.IntegerField(min_value=1, max_value=9999)
+    table = forms.IntegerField(min_value=1, max_value=9999)
 
 
 class RulingForm(forms.Form):
@@ -122,11 +128,11 @@ def judge_page(request, event_id: int):
     """Open calls, longest waiting first, and a way to rule at any table."""
     event = event_get_for_judging(event_id=event_id, user=request.user)
     if "table" in request.GET:
-        try:
-            game, table = int(request.GET.get("game", "")), int(request.GET["table"])
-        except ValueError:
+        place = TablePlaceForm(request.GET)
+        if not place.is_valid():
             messages.error(request, "Enter the game number and the table number.")
         else:
+            game, table = place.cleaned_data["game"], place.cleaned_data["table"]
             return redirect("ruling-form", event_id=event.pk, number=game, table_number=table)
     context = {"event": event, "calls": judge_calls_open(event=event)}
     context["latest_game"] = event.games.exclude(status="not_paired").order_by("number").last()

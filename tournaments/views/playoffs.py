@@ -39,7 +39,7 @@ REFRESH_SECONDS = 20
 
 class CorrectionForm(forms.Form):
     winner = forms.TypedChoiceField(coerce=int, label="Who won the game")
-    margin = forms.IntegerField(label="Spread", min_value=1)
+    margin = forms.IntegerField(label="Spread", min_value=1, max_value=9999)
     reason = forms.CharField(max_length=300, label="Why")
 
     def __init__(self, *args, match, **kwargs):

@@ -36,7 +36,7 @@ from tournaments.views.confirm import Confirmation, confirm_page, confirmed
 class PaperLineForm(forms.Form):
     position = forms.TypedChoiceField(choices=[(1, "1"), (2, "2")], coerce=int)
     result = forms.ChoiceField(choices=[("won", "Won"), ("lost", "Lost")])
-    margin = forms.IntegerField(label="Spread")
+    margin = forms.IntegerField(label="Spread", min_value=0, max_value=9999)
 
 
 class CorrectionForm(forms.Form):

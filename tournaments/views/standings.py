@@ -23,8 +23,8 @@ from tournaments.services.errors import ServiceError
 
 
 class PlayoffForm(forms.Form):
-    winner = forms.IntegerField()
-    loser = forms.IntegerField()
+    winner = forms.IntegerField(min_value=1, max_value=10**18)
+    loser = forms.IntegerField(min_value=1, max_value=10**18)
 
 
 def standings(request, event_id: int):
