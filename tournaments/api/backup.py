@@ -8,7 +8,7 @@ from rest_framework import permissions, serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournaments.selectors.events import event_get_for_director
+from tournaments.selectors.access import event_get_for_director
 from tournaments.services.backup_export import event_backup_download
 
 

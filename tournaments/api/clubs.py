@@ -14,7 +14,6 @@
 
 from __future__ import annotations
 
-from django.core.exceptions import PermissionDenied
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.generics import GenericAPIView
@@ -24,6 +23,7 @@ from rest_framework.views import APIView
 from tournaments.api.serializers_events import EventDirectorSerializer
 from tournaments.core.ratings import DEFAULT_PARAMS
 from tournaments.models import Club, ClubAward, Entry, NightCard, PlayerRating
+from tournaments.selectors.access import club_get_for_director
 from tournaments.selectors.clubs import (
     club_get,
     club_page,
@@ -38,7 +38,6 @@ from tournaments.services.clubs import (
     CLUB_SETTINGS,
     club_award_record,
     club_create,
-    club_directs,
     club_night_create,
     club_update_settings,
 )
@@ -86,13 +85,6 @@ class ClubListView(APIView):
         return Response(ClubPageSerializer(club_page(club=club)).data, status=201)
 
 
-def _directed(request, club_id: int) -> Club:
-    club = club_get(club_id=club_id)
-    if not club_directs(club=club, user=request.user):
-        raise PermissionDenied("Only the club's directors may do this.")
-    return club
-
-
 class ClubDetailView(APIView):
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
 
@@ -102,7 +94,7 @@ class ClubDetailView(APIView):
 
     @extend_schema(request=ClubSettingsSerializer, responses=ClubPageSerializer)
     def patch(self, request, club_id: int):
-        club = _directed(request, club_id)
+        club = club_get_for_director(club_id=club_id, user=request.user)
         body = ClubSettingsSerializer(club, data=request.data, partial=True)
         body.is_valid(raise_exception=True)
         club = club_update_settings(club=club, user=request.user, **body.validated_data)
@@ -118,7 +110,7 @@ class ClubNightView(APIView):
 
     @extend_schema(request=NightCreateSerializer, responses={201: EventDirectorSerializer})
     def post(self, request, club_id: int):
-        club = _directed(request, club_id)
+        club = club_get_for_director(club_id=club_id, user=request.user)
         body = NightCreateSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         event = club_night_create(
@@ -188,7 +180,7 @@ class ClubAwardView(APIView):
 
     @extend_schema(request=AwardSerializer, responses={201: AwardSerializer})
     def post(self, request, club_id: int):
-        club = _directed(request, club_id)
+        club = club_get_for_director(club_id=club_id, user=request.user)
         body = AwardSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         data = body.validated_data

@@ -19,12 +19,8 @@ from tournaments.api.serializers_events import (
     EntrySerializer,
 )
 from tournaments.models import Entry
-from tournaments.selectors.events import (
-    entries_of_event,
-    entries_of_event_qs,
-    entry_get_for_director,
-    event_get_for_director,
-)
+from tournaments.selectors.access import entry_get_for_director, event_get_for_director
+from tournaments.selectors.events import entries_of_event, entries_of_event_qs
 from tournaments.services.entries import (
     Registration,
     entries_import_csv,

@@ -20,13 +20,8 @@ from tournaments.api.serializers_events import (
     EventSettingsSerializer,
 )
 from tournaments.models import Event, EventRole
-from tournaments.selectors.events import (
-    event_get_for_director,
-    event_get_for_viewer,
-    event_roles,
-    events_directed_by,
-    events_published,
-)
+from tournaments.selectors.access import event_get_for_director, event_get_for_viewer, event_roles
+from tournaments.selectors.events import events_directed_by, events_published
 from tournaments.services.events import (
     event_close_registration,
     event_create,

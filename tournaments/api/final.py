@@ -19,7 +19,7 @@ from rest_framework.views import APIView
 
 from tournaments.api.serializers import JobSerializer
 from tournaments.selectors.acc_package import acc_package
-from tournaments.selectors.events import event_get_for_director, event_get_for_viewer
+from tournaments.selectors.access import event_get_for_director, event_get_for_viewer
 from tournaments.selectors.final import event_final_results
 from tournaments.services.consolation import consolation_create, consolation_of
 from tournaments.services.ledger import event_finalise_request

@@ -17,13 +17,12 @@ from rest_framework.views import APIView
 from tournaments.api.serializers import JobSerializer
 from tournaments.api.serializers_events import GameSerializer, PairingsSerializer
 from tournaments.models import Game, Job
-from tournaments.selectors.events import event_get_for_director
-from tournaments.selectors.games import (
+from tournaments.selectors.access import (
+    event_get_for_director,
     game_get_for_director,
     game_get_for_viewer,
-    game_pairings,
-    games_of_event,
 )
+from tournaments.selectors.games import game_pairings, games_of_event
 from tournaments.services.pairings import game_pairings_request, game_publish, game_repair
 
 

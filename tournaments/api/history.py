@@ -9,7 +9,8 @@ from rest_framework import permissions, serializers
 from rest_framework.generics import GenericAPIView
 
 from tournaments.models import AuditEntry
-from tournaments.selectors.audit import HistoryFilters, audit_entries, event_get_for_history
+from tournaments.selectors.access import event_get_for_history
+from tournaments.selectors.audit import HistoryFilters, audit_entries
 
 
 class AuditEntrySerializer(serializers.ModelSerializer):

@@ -8,7 +8,8 @@ from rest_framework.views import APIView
 
 from tournaments import tasks
 from tournaments.api.serializers import JobSerializer
-from tournaments.selectors.jobs import job_get_for_user, queue_status
+from tournaments.selectors.access import job_get_for_user
+from tournaments.selectors.jobs import queue_status
 from tournaments.services.jobs import job_enqueue
 
 

@@ -21,11 +21,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournaments.models import MrpAward, Player, PlayerMerge
+from tournaments.selectors.access import player_get_for_editing
 from tournaments.selectors.player_pages import (
     LeaderboardFilters,
     mrp_leaderboard,
     player_get,
-    player_get_for_editing,
     player_page,
 )
 from tournaments.services.errors import ServiceError

@@ -19,14 +19,14 @@ from rest_framework.views import APIView
 from tournaments.api.serializers import JobSerializer
 from tournaments.api.serializers_results import RESULTS
 from tournaments.models import Entry, MatchGame
-from tournaments.selectors.events import event_get_for_director, event_get_for_viewer
-from tournaments.selectors.players import entry_get_by_token
-from tournaments.selectors.playoffs import (
-    bracket_for_event,
-    entry_current_match,
-    match_games,
+from tournaments.selectors.access import (
+    entry_get_by_token,
+    event_get_for_director,
+    event_get_for_viewer,
+    match_game_get_for_director,
     match_get_for_director,
 )
+from tournaments.selectors.playoffs import bracket_for_event, entry_current_match, match_games
 from tournaments.services.errors import ServiceError
 from tournaments.services.playoffs import playoff_build_request
 from tournaments.services.playoffs_corrections import (
@@ -228,14 +228,6 @@ def _match_detail(event_id: int, match_id: int, user) -> dict:
     return MatchDetailSerializer(match).data
 
 
-def _match_game(event_id: int, match_id: int, number: int, user):
-    match = match_get_for_director(event_id=event_id, match_id=match_id, user=user)
-    game = match.games.filter(number=number).first()
-    if game is None:
-        raise Http404("No such game.")
-    return match, game
-
-
 class MatchDetailView(APIView):
     """A match for its directors: players, games won, and every game with its current lines."""
 
@@ -254,7 +246,9 @@ class MatchGameCorrectView(APIView):
 
     @extend_schema(request=MatchGameCorrectSerializer, responses=MatchDetailSerializer)
     def post(self, request, event_id: int, match_id: int, number: int):
-        match, game = _match_game(event_id, match_id, number, request.user)
+        match, game = match_game_get_for_director(
+            event_id=event_id, match_id=match_id, number=number, user=request.user
+        )
         body = MatchGameCorrectSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         winner = Entry.objects.filter(pk=body.validated_data["winner"]).first()
@@ -279,7 +273,9 @@ class MatchGameVoidView(APIView):
 
     @extend_schema(request=MatchGameVoidSerializer, responses=MatchDetailSerializer)
     def post(self, request, event_id: int, match_id: int, number: int):
-        match, game = _match_game(event_id, match_id, number, request.user)
+        match, game = match_game_get_for_director(
+            event_id=event_id, match_id=match_id, number=number, user=request.user
+        )
         body = MatchGameVoidSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         match_game_void(match_game=game, reason=body.validated_data["reason"], user=request.user)

@@ -11,7 +11,6 @@ source ``director``, one a cross-checker enters with ``cross_checker``.
 
 from __future__ import annotations
 
-from django.http import Http404
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import permissions, serializers, status
 from rest_framework.generics import GenericAPIView
@@ -30,21 +29,23 @@ from tournaments.api.serializers_results import (
     ReportSerializer,
     TableDetailSerializer,
 )
-from tournaments.models import CardLine, Entry, Event, Game, Seat, Table
-from tournaments.selectors.events import event_get_for_director
-from tournaments.selectors.games import game_get
-from tournaments.selectors.players import entry_get_by_token
+from tournaments.models import CardLine, Entry, Seat, Table
+from tournaments.selectors.access import (
+    entry_get_by_token,
+    event_get_for_director,
+    event_get_for_staff,
+    game_in,
+    table_get_for_staff,
+)
 from tournaments.selectors.results import (
     current_lines,
     entry_current_seat,
     entry_running_card,
-    event_get_for_staff,
     flagged_tables,
     game_board,
     seat_can_report,
     staff_line_source,
     table_detail_of,
-    table_get_for_staff,
 )
 from tournaments.services.corrections import (
     table_correct,
@@ -60,13 +61,6 @@ from tournaments.services.results import (
 )
 
 REPORTED, VERIFIED = CardLine.Kind.REPORTED, CardLine.Kind.VERIFIED
-
-
-def _game(event: Event, number: int) -> Game:
-    game = game_get(event=event, number=number)
-    if game is None:
-        raise Http404("No such game.")
-    return game
 
 
 def _seats(table: Table) -> list[Seat]:
@@ -169,7 +163,7 @@ class GameBoardView(APIView):
     @extend_schema(responses=BoardSerializer)
     def get(self, request, event_id: int, number: int):
         event = event_get_for_staff(event_id=event_id, user=request.user)
-        game = _game(event, number)
+        game = game_in(event, number)
         tables = [
             {
                 "table": row.table,
@@ -198,7 +192,7 @@ class GameCloseView(APIView):
     )
     def post(self, request, event_id: int, number: int):
         event = event_get_for_director(event_id=event_id, user=request.user)
-        return Response({"flagged": game_close(game=_game(event, number), user=request.user)})
+        return Response({"flagged": game_close(game=game_in(event, number), user=request.user)})
 
 
 class GameRemindView(APIView):
@@ -212,7 +206,7 @@ class GameRemindView(APIView):
     )
     def post(self, request, event_id: int, number: int):
         event = event_get_for_director(event_id=event_id, user=request.user)
-        game = _game(event, number)
+        game = game_in(event, number)
         return Response({"reminded": game_remind_unreported(game=game, user=request.user)})
 
 

@@ -11,11 +11,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournaments.models import EventRole
-from tournaments.selectors.events import (
-    event_get_for_director,
-    event_role_holders,
-    role_grant_get_for_director,
-)
+from tournaments.selectors.access import event_get_for_director, role_grant_get_for_director
+from tournaments.selectors.events import event_role_holders
 from tournaments.services.roles import event_role_grant, event_role_revoke
 
 

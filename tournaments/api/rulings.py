@@ -19,15 +19,17 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournaments.models import JudgeCall, Ruling
-from tournaments.selectors.events import event_get_for_director
+from tournaments.selectors.access import (
+    event_get_for_director,
+    event_get_for_judging,
+    judge_call_get_for_judging,
+)
+from tournaments.selectors.games import table_get
 from tournaments.selectors.rulings import (
     count_hand,
     count_play,
-    event_get_for_judging,
-    judge_call_get_for_judging,
     judge_calls_open,
     rulings_of_event,
-    table_get,
 )
 from tournaments.services.judge_calls import judge_call_answer, judge_call_create
 from tournaments.services.rulings import ruling_record

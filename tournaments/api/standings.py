@@ -14,7 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournaments.api.serializers_results import StandingsSerializer, TiePlayoffSerializer
-from tournaments.selectors.events import event_get_for_director, event_get_for_viewer
+from tournaments.selectors.access import event_get_for_director, event_get_for_viewer
 from tournaments.selectors.results import standings_table
 from tournaments.services.corrections import tie_playoff_record
 

@@ -9,24 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
-from django.http import Http404
 
 from tournaments.models import AuditEntry, Event, EventRole
-from tournaments.selectors.events import event_roles
 from tournaments.selectors.people import person_name
-
-
-def event_get_for_history(*, event_id: int, user) -> Event:
-    event = Event.objects.filter(pk=event_id).first()
-    if event is None:
-        raise Http404("No such event.")
-    if not event_roles(event=event, user=user):
-        if not user.is_authenticated:
-            raise Http404("No such event.")
-        raise PermissionDenied("Only this event's directors, cross-checkers and judges may.")
-    return event
 
 
 @dataclass(frozen=True)

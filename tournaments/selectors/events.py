@@ -4,53 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Q, QuerySet, Sum
-from django.http import Http404
 
 from scoring.games import ScoringSettings
 from tournaments.models import Entry, Event, EventRole
 from tournaments.selectors.people import person_name
-
-
-def event_roles(*, event: Event, user) -> set[str]:
-    if not user.is_authenticated:
-        return set()
-    roles = set(EventRole.objects.filter(event=event, user=user).values_list("role", flat=True))
-    if user.is_superuser:
-        roles.add(EventRole.Role.DIRECTOR)
-    return roles
-
-
-def event_get_for_director(*, event_id: int, user) -> Event:
-    """The event if ``user`` directs it. Others get 404 (anonymous) or 403 (signed in)."""
-    event = Event.objects.filter(pk=event_id).first()
-    if event is None:
-        raise Http404("No such event.")
-    if EventRole.Role.DIRECTOR not in event_roles(event=event, user=user):
-        if not user.is_authenticated:
-            raise Http404("No such event.")
-        raise PermissionDenied("Only this event's directors may manage it.")
-    return event
-
-
-def role_grant_get_for_director(*, event_id: int, grant_id: int, user) -> EventRole:
-    """A role grant of an event ``user`` directs; another event's grant, or none, is a 404."""
-    event = event_get_for_director(event_id=event_id, user=user)
-    grant = EventRole.objects.select_related("user", "event").filter(pk=grant_id, event=event)
-    found = grant.first()
-    if found is None:
-        raise Http404("No such role in this event.")
-    return found
-
-
-def entry_get_for_director(*, entry_id: int, user) -> Entry:
-    """The entry if ``user`` directs its event (the event's check decides 403 or 404)."""
-    entry = entries_of_event_qs().filter(pk=entry_id).first()
-    if entry is None:
-        raise Http404("No such entry.")
-    event_get_for_director(event_id=entry.event_id, user=user)
-    return entry
 
 
 def entries_of_event_qs() -> QuerySet[Entry]:
@@ -60,14 +18,6 @@ def entries_of_event_qs() -> QuerySet[Entry]:
 def entries_of_event(*, event: Event) -> QuerySet[Entry]:
     """Every entry of the event, with player and club, alphabetically."""
     return entries_of_event_qs().filter(event=event)
-
-
-def event_get_for_viewer(*, event_id: int, user) -> Event:
-    """The event if it is published or ``user`` has a role in it; otherwise 404."""
-    event = Event.objects.filter(pk=event_id).first()
-    if event is None or not (event.published or event_roles(event=event, user=user)):
-        raise Http404("No such event.")
-    return event
 
 
 def events_directed_by(*, user) -> QuerySet[Event]:

@@ -5,10 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db.models import QuerySet
-from django.http import Http404
 
-from tournaments.models import Event, EventRole, Game, Seat
-from tournaments.selectors.events import event_get_for_director, event_get_for_viewer, event_roles
+from tournaments.models import Event, Game, Seat, Table
 
 VISIBLE_TO_ALL = (Game.Status.PUBLISHED, Game.Status.CLOSED)
 
@@ -46,24 +44,13 @@ def game_get(*, event: Event, number: int) -> Game | None:
     return event.games.select_related("job").filter(number=number).first()
 
 
-def game_get_for_director(*, event_id: int, number: int, user) -> Game:
-    """Game ``number`` of an event ``user`` directs (the event's check decides 403 or 404)."""
-    event = event_get_for_director(event_id=event_id, user=user)
-    game = game_get(event=event, number=number)
-    if game is None:
-        raise Http404("No such game.")
-    return game
-
-
-def game_get_for_viewer(*, event_id: int, number: int, user) -> tuple[Game, bool]:
-    """The game if ``user`` may see its pairings (directors always, others once published),
-    and whether ``user`` directs the event."""
-    event = event_get_for_viewer(event_id=event_id, user=user)
-    game = game_get(event=event, number=number)
-    directs = EventRole.Role.DIRECTOR in event_roles(event=event, user=user)
-    if game is None or not (directs or game.status in VISIBLE_TO_ALL):
-        raise Http404("This game's pairings are not published yet.")
-    return game, directs
+def table_get(*, event: Event, number: int, table_number: int) -> Table | None:
+    """Table ``table_number`` of game ``number`` of the event, if there is one."""
+    return (
+        Table.objects.select_related("game__event")
+        .filter(game__event=event, game__number=number, number=table_number)
+        .first()
+    )
 
 
 def game_pairings(*, game: Game) -> Pairings:

@@ -6,21 +6,9 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db.models import Count, Min
-from django.http import Http404
 from django.utils import timezone
 
 from tournaments.models import Job
-
-
-def job_get_for_user(*, job_id: int, user) -> Job:
-    """The job, if ``user`` may see it (staff, or whoever started it); otherwise 404."""
-    job = Job.objects.filter(pk=job_id).first()
-    if job is None or not user.is_authenticated:
-        raise Http404("No such job.")
-    if not (user.is_staff or job.created_by_id == user.pk):
-        raise Http404("No such job.")
-    return job
-
 
 # The broker's state as this process last saw it. Sending a job records success or failure;
 # ``broker_reachable`` asks the broker itself at most every few seconds. Process-local on

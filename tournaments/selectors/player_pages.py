@@ -14,7 +14,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 
-from django.core.exceptions import PermissionDenied
 from django.db.models import Count, F, Max, Q, QuerySet, Sum, Window
 from django.db.models.functions import Rank
 from django.http import Http404
@@ -57,18 +56,6 @@ class PlayerPage:
     @property
     def provisional(self) -> bool:
         return self.rating is None or self.rating.provisional()
-
-
-def player_get_for_editing(*, player_id: int, user) -> Player:
-    """The player if ``user`` may change their record (see ``player_may_edit``); 403 if not."""
-    from tournaments.selectors.player_identity import player_may_edit
-
-    player = player_get(player_id=player_id)
-    if not player_may_edit(player=player, user=user):
-        raise PermissionDenied(
-            "Only an administrator or a director of an event this player entered may do this."
-        )
-    return player
 
 
 def player_get(*, player_id: int) -> Player:

@@ -12,11 +12,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db.models import Count, F, Q, QuerySet
-from django.http import Http404
 
 from tournaments.core.bracket import Bracket, build_bracket
 from tournaments.models import Entry, Event, Match, MatchGame, Playoff
-from tournaments.selectors.events import event_get_for_director
 
 
 @dataclass(frozen=True)
@@ -105,15 +103,6 @@ def entry_current_match(*, entry: Entry) -> Match | None:
         .order_by("-round")
         .first()
     )
-
-
-def match_get_for_director(*, event_id: int, match_id: int, user) -> Match:
-    """A match of an event ``user`` directs (the event's check decides 403 or 404)."""
-    event = event_get_for_director(event_id=event_id, user=user)
-    match = matches_with_scores().filter(pk=match_id, playoff__event=event).first()
-    if match is None:
-        raise Http404("No such match.")
-    return match
 
 
 def match_games(*, match: Match) -> list[MatchGame]:

@@ -4,9 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.core.exceptions import PermissionDenied
-from django.http import Http404
-
 from tournaments.models import (
     CardLine,
     Entry,
@@ -18,7 +15,7 @@ from tournaments.models import (
     StandingsSnapshot,
     Table,
 )
-from tournaments.selectors.events import event_roles
+from tournaments.selectors.access import event_roles
 
 
 def current_lines(*, table: Table, kind: str) -> dict[int, CardLine]:
@@ -170,32 +167,6 @@ def table_detail_of(*, table: Table) -> TableDetail:
         table_history(table=table),
         Playoff.objects.filter(event_id=table.game.event_id).exists(),
     )
-
-
-def table_get_for_staff(*, event_id: int, number: int, table_number: int, user) -> Table:
-    """A table of game ``number`` if ``user`` directs or cross-checks the event (404/403)."""
-    event = event_get_for_staff(event_id=event_id, user=user)
-    table = (
-        Table.objects.select_related("game__event")
-        .filter(game__event=event, game__number=number, number=table_number)
-        .first()
-    )
-    if table is None:
-        raise Http404("No such table.")
-    return table
-
-
-def event_get_for_staff(*, event_id: int, user) -> Event:
-    """The event if ``user`` directs or cross-checks it: those who may enter and settle lines."""
-    event = Event.objects.filter(pk=event_id).first()
-    if event is None:
-        raise Http404("No such event.")
-    roles = event_roles(event=event, user=user)
-    if not roles & {EventRole.Role.DIRECTOR, EventRole.Role.CROSS_CHECKER}:
-        if not user.is_authenticated:
-            raise Http404("No such event.")
-        raise PermissionDenied("Only this event's directors and cross-checkers may do this.")
-    return event
 
 
 def flagged_tables(*, event: Event) -> list[Table]:

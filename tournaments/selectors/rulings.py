@@ -13,9 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.contrib.auth import get_user_model
-from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch, QuerySet
-from django.http import Http404
 from django.utils import timezone
 
 from scoring import (
@@ -28,64 +26,10 @@ from scoring import (
     score_hand,
     score_play,
 )
-from tournaments.models import Event, EventRole, JudgeCall, Match, Ruling, Seat, Table
-from tournaments.selectors.events import event_roles
+from tournaments.models import Event, EventRole, JudgeCall, Ruling, Seat, Table
+from tournaments.selectors.access import JUDGING_ROLES
 from tournaments.selectors.people import person_name, users_with_names
 from tournaments.services.errors import ServiceError
-
-JUDGING_ROLES = {EventRole.Role.DIRECTOR, EventRole.Role.JUDGE}
-
-
-def event_get_for_judging(*, event_id: int, user) -> Event:
-    """The event if ``user`` judges or directs it. Others get 404 (anonymous) or 403."""
-    event = Event.objects.filter(pk=event_id).first()
-    if event is None:
-        raise Http404("No such event.")
-    if not event_roles(event=event, user=user) & JUDGING_ROLES:
-        if not user.is_authenticated:
-            raise Http404("No such event.")
-        raise PermissionDenied("Only this event's judges and directors may do this.")
-    return event
-
-
-def table_get(*, event: Event, number: int, table_number: int) -> Table | None:
-    """Table ``table_number`` of game ``number`` of the event, if there is one."""
-    return (
-        Table.objects.select_related("game__event")
-        .filter(game__event=event, game__number=number, number=table_number)
-        .first()
-    )
-
-
-def table_get_for_judging(*, event_id: int, number: int, table_number: int, user) -> Table:
-    """Table ``table_number`` of game ``number`` if ``user`` judges or directs the event."""
-    event = event_get_for_judging(event_id=event_id, user=user)
-    table = table_get(event=event, number=number, table_number=table_number)
-    if table is None:
-        raise Http404("No such table.")
-    return table
-
-
-def match_get_for_judging(*, event_id: int, match_id: int, user) -> Match:
-    """A playoff match if ``user`` judges or directs its event."""
-    event = event_get_for_judging(event_id=event_id, user=user)
-    match = (
-        Match.objects.select_related("playoff__event", "entry_a__player", "entry_b__player")
-        .filter(pk=match_id, playoff__event=event)
-        .first()
-    )
-    if match is None:
-        raise Http404("No such match.")
-    return match
-
-
-def judge_call_get_for_judging(*, call_id: int, user) -> JudgeCall:
-    """A call if ``user`` judges or directs its event (the event's check decides 403 or 404)."""
-    call = JudgeCall.objects.select_related("table__game__event").filter(pk=call_id).first()
-    if call is None:
-        raise Http404("No such call.")
-    event_get_for_judging(event_id=call.table.game.event_id, user=user)
-    return call
 
 
 def events_judged_by(*, user) -> QuerySet[Event]:

@@ -18,6 +18,7 @@ from django.db import IntegrityError, transaction
 from scoring import CardError, score_hand
 from tournaments.core.seasons import season_of
 from tournaments.models import Club, ClubAward, ClubRole, Entry, Event, EventRole, NightCard
+from tournaments.selectors.access import club_directs
 from tournaments.services.audit import Kind, audit_record
 from tournaments.services.errors import ServiceError
 from tournaments.services.events import event_create_unaudited
@@ -49,12 +50,6 @@ def club_create(*, name: str, user, **settings) -> Club:
         ) from None
     ClubRole.objects.create(club=club, user=user)
     return club
-
-
-def club_directs(*, club: Club, user) -> bool:
-    return user.is_authenticated and (
-        user.is_superuser or ClubRole.objects.filter(club=club, user=user).exists()
-    )
 
 
 @transaction.atomic

@@ -26,7 +26,8 @@ from scoring.crosscheck import (
 from scoring.games import SIDES
 from scoring.games import CardLine as EngineLine
 from tournaments.models import CardLine, EventRole, Game, Playoff, Seat, Table, TiePlayoff
-from tournaments.selectors.events import event_roles, event_scoring_settings
+from tournaments.selectors.access import event_roles
+from tournaments.selectors.events import event_scoring_settings
 from tournaments.selectors.results import current_lines, staff_line_source
 from tournaments.services.audit import Kind, audit_record, line_state
 from tournaments.services.cut_guard import cut_guard_apply

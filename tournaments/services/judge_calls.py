@@ -10,7 +10,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from tournaments.models import EventRole, Game, JudgeCall, Table
-from tournaments.selectors.events import event_roles
+from tournaments.selectors.access import event_roles
 from tournaments.services.audit import Kind, audit_record
 from tournaments.services.errors import ServiceError
 

@@ -10,7 +10,7 @@ from django.views.decorators.http import require_POST
 
 from tournaments.exports import csv_download
 from tournaments.selectors.acc_package import AccPackage, acc_package
-from tournaments.selectors.events import event_get_for_director
+from tournaments.selectors.access import event_get_for_director
 from tournaments.services.errors import ServiceError
 from tournaments.services.ledger import event_finalise_request
 

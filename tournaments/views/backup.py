@@ -8,7 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpResponse
 
-from tournaments.selectors.events import event_get_for_director
+from tournaments.selectors.access import event_get_for_director
 from tournaments.services.backup_export import event_backup_download
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import redirect, render
@@ -14,13 +13,13 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from tournaments.models import Club, ClubAward, Entry
+from tournaments.selectors.access import club_directs, club_get_for_director
 from tournaments.selectors.clubs import club_get, club_page, national_grass_roots, season_table
 from tournaments.services.clubs import (
     CLUB_SETTINGS,
     club_award_record,
     club_create,
     club_director_add,
-    club_directs,
     club_night_create,
     club_update_settings,
 )
@@ -122,16 +121,9 @@ def club_detail(request, club_id: int):
     return render(request, "tournaments/clubs/club.html", _club_context(request, club))
 
 
-def _directed(request, club_id: int) -> Club:
-    club = club_get(club_id=club_id)
-    if not club_directs(club=club, user=request.user):
-        raise PermissionDenied("Only the club's directors may do this.")
-    return club
-
-
 @login_required
 def club_settings(request, club_id: int):
-    club = _directed(request, club_id)
+    club = club_get_for_director(club_id=club_id, user=request.user)
     form = ClubForm(request.POST or None, instance=Club.objects.get(pk=club.pk))
     if request.method == "POST" and form.is_valid():
         changes = {name: form.cleaned_data[name] for name in form.changed_data}
@@ -150,7 +142,7 @@ def club_settings(request, club_id: int):
 @login_required
 @require_POST
 def club_night_new(request, club_id: int):
-    club = _directed(request, club_id)
+    club = club_get_for_director(club_id=club_id, user=request.user)
     form = NightForm(request.POST)
     if form.is_valid():
         event = club_night_create(
@@ -165,7 +157,7 @@ def club_night_new(request, club_id: int):
 @login_required
 @require_POST
 def club_director_new(request, club_id: int):
-    club = _directed(request, club_id)
+    club = club_get_for_director(club_id=club_id, user=request.user)
     form = DirectorForm(request.POST)
     if form.is_valid():
         try:
@@ -184,7 +176,7 @@ def club_director_new(request, club_id: int):
 @login_required
 @require_POST
 def club_award_new(request, club_id: int):
-    club = _directed(request, club_id)
+    club = club_get_for_director(club_id=club_id, user=request.user)
     form = AwardForm(request.POST, club=club)
     if form.is_valid():
         data = form.cleaned_data

@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from tournaments.forms import ImportForm, RegistrationForm
-from tournaments.selectors.events import entry_get_for_director, event_get_for_director
+from tournaments.selectors.access import entry_get_for_director, event_get_for_director
 from tournaments.services import entries as entry_services
 from tournaments.services.errors import RowErrors, ServiceError
 from tournaments.services.links import UNDO_WINDOW, entry_token_restore, entry_token_revoke

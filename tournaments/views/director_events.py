@@ -16,9 +16,9 @@ from tournaments.forms import (
     RoleForm,
 )
 from tournaments.models import Entry
+from tournaments.selectors.access import event_get_for_director
 from tournaments.selectors.events import (
     entries_of_event,
-    event_get_for_director,
     event_next_game_number,
     event_role_holders,
     events_directed_by,

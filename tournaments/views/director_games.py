@@ -10,8 +10,12 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from tournaments.models import Game
-from tournaments.selectors.events import event_get_for_director
-from tournaments.selectors.games import game_get_for_director, game_get_for_viewer, game_pairings
+from tournaments.selectors.access import (
+    event_get_for_director,
+    game_get_for_director,
+    game_get_for_viewer,
+)
+from tournaments.selectors.games import game_pairings
 from tournaments.services import pairings as pairing_services
 from tournaments.services.errors import ServiceError
 from tournaments.views.confirm import Confirmation, confirm_page, confirmed

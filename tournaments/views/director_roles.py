@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from tournaments.forms import RoleForm
-from tournaments.selectors.events import event_get_for_director, role_grant_get_for_director
+from tournaments.selectors.access import event_get_for_director, role_grant_get_for_director
 from tournaments.selectors.people import person_name
 from tournaments.services.errors import ServiceError
 from tournaments.services.roles import event_role_grant, event_role_revoke

@@ -15,7 +15,7 @@ from tournaments.core.bracket import band_players
 from tournaments.core.money import GRADUATIONS, place_key
 from tournaments.exports import csv_download
 from tournaments.models import EventRole
-from tournaments.selectors.events import event_get_for_director, event_get_for_viewer, event_roles
+from tournaments.selectors.access import event_get_for_director, event_get_for_viewer, event_roles
 from tournaments.selectors.final import event_final_results, event_payouts
 from tournaments.services.consolation import consolation_create, consolation_of
 from tournaments.services.errors import ServiceError

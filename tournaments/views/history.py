@@ -11,12 +11,8 @@ from django.core.paginator import Paginator
 from django.shortcuts import render
 
 from tournaments.models import AuditEntry
-from tournaments.selectors.audit import (
-    HistoryFilters,
-    audit_entries,
-    audit_people,
-    event_get_for_history,
-)
+from tournaments.selectors.access import event_get_for_history
+from tournaments.selectors.audit import HistoryFilters, audit_entries, audit_people
 
 PER_PAGE = 50
 

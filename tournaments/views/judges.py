@@ -15,20 +15,22 @@ from django.views.decorators.http import require_POST
 
 from scoring.rulings import CATALOGUE
 from tournaments.models import Match
+from tournaments.selectors.access import (
+    entry_get_by_token,
+    event_get_for_judging,
+    judge_call_get_for_judging,
+    match_get_for_judging,
+    table_get_for_judging,
+)
 from tournaments.selectors.people import person_name
-from tournaments.selectors.players import entry_get_by_token
 from tournaments.selectors.results import entry_current_seat
 from tournaments.selectors.rulings import (
     count_hand,
     count_play,
-    event_get_for_judging,
     event_judges,
     events_judged_by,
-    judge_call_get_for_judging,
     judge_calls_open,
-    match_get_for_judging,
     rulings_of_event,
-    table_get_for_judging,
     table_seats,
 )
 from tournaments.services.errors import ServiceError

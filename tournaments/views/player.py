@@ -12,7 +12,8 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.utils import timezone
 
-from tournaments.selectors.players import entries_of_user, entry_get_by_token, player_can_link
+from tournaments.selectors.access import entry_get_by_token
+from tournaments.selectors.players import entries_of_user, player_can_link
 from tournaments.selectors.playoffs import entry_current_match
 from tournaments.selectors.results import (
     entry_current_seat,

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_POST
 
 from tournaments.charts import points_by_year_svg, svg_response
 from tournaments.models import Club, Player, PlayerMerge
+from tournaments.selectors.access import player_get_for_editing
 from tournaments.selectors.player_identity import player_may_edit
 from tournaments.selectors.player_pages import (
     LeaderboardFilters,
@@ -20,7 +21,6 @@ from tournaments.selectors.player_pages import (
     leaderboard_years,
     mrp_leaderboard,
     player_get,
-    player_get_for_editing,
     player_page,
 )
 from tournaments.services.errors import ServiceError

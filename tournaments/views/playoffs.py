@@ -11,18 +11,15 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from tournaments.models import Entry, EventRole
-from tournaments.selectors.events import (
+from tournaments.selectors.access import (
+    entry_get_by_token,
     event_get_for_director,
     event_get_for_viewer,
     event_roles,
-)
-from tournaments.selectors.players import entry_get_by_token
-from tournaments.selectors.playoffs import (
-    bracket_for_event,
-    entry_current_match,
-    match_games,
+    match_game_get_for_director,
     match_get_for_director,
 )
+from tournaments.selectors.playoffs import bracket_for_event, entry_current_match, match_games
 from tournaments.services.errors import ServiceError
 from tournaments.services.playoffs import playoff_build_request
 from tournaments.services.playoffs_corrections import (
@@ -152,18 +149,12 @@ def match_clock_stop_view(request, event_id: int, match_id: int):
     return redirect("match-detail", event_id=event_id, match_id=match_id)
 
 
-def _match_game(request, event_id: int, match_id: int, number: int):
-    match = match_get_for_director(event_id=event_id, match_id=match_id, user=request.user)
-    game = match.games.filter(number=number).first()
-    if game is None:
-        raise Http404("No such game.")
-    return match, game
-
-
 @login_required
 @require_POST
 def match_game_correction(request, event_id: int, match_id: int, number: int):
-    match, game = _match_game(request, event_id, match_id, number)
+    match, game = match_game_get_for_director(
+        event_id=event_id, match_id=match_id, number=number, user=request.user
+    )
     form = CorrectionForm(request.POST, match=match, prefix=f"g{number}")
     if form.is_valid():
         data = form.cleaned_data
@@ -185,7 +176,9 @@ def match_game_correction(request, event_id: int, match_id: int, number: int):
 @login_required
 @require_POST
 def match_game_void_view(request, event_id: int, match_id: int, number: int):
-    match, game = _match_game(request, event_id, match_id, number)
+    match, game = match_game_get_for_director(
+        event_id=event_id, match_id=match_id, number=number, user=request.user
+    )
     form = VoidForm(request.POST, prefix=f"v{number}")
     if form.is_valid():
         try:

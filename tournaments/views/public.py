@@ -4,9 +4,9 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import render
 
 from tournaments.models import Game
-from tournaments.selectors.events import event_get_for_viewer, event_roles, events_published
+from tournaments.selectors.access import event_get_for_viewer, event_roles, job_get_for_user
+from tournaments.selectors.events import events_published
 from tournaments.selectors.games import games_of_event
-from tournaments.selectors.jobs import job_get_for_user
 
 
 def home(request):

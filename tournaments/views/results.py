@@ -6,22 +6,24 @@ from __future__ import annotations
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from scoring.games import CardLine as EngineLine
 from tournaments.models import EventRole, Seat, Table
-from tournaments.selectors.events import event_roles
-from tournaments.selectors.games import game_get, game_get_for_director
-from tournaments.selectors.results import (
+from tournaments.selectors.access import (
     event_get_for_staff,
+    event_roles,
+    game_get_for_director,
+    game_get_for_staff,
+    table_get_for_staff,
+)
+from tournaments.selectors.results import (
     flagged_tables,
     game_board,
     staff_line_source,
     table_detail_of,
-    table_get_for_staff,
 )
 from tournaments.services import results as result_services
 from tournaments.services.corrections import (
@@ -85,10 +87,8 @@ class CorrectionForm(forms.Form):
 
 @login_required
 def board(request, event_id: int, number: int):
-    event = event_get_for_staff(event_id=event_id, user=request.user)
-    game = game_get(event=event, number=number)
-    if game is None:
-        raise Http404("No such game.")
+    game = game_get_for_staff(event_id=event_id, number=number, user=request.user)
+    event = game.event
     rows = game_board(game=game)
     context = {
         "event": event,

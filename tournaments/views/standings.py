@@ -11,12 +11,8 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from tournaments.models import EventRole, Playoff
-from tournaments.selectors.events import (
-    entries_of_event,
-    event_get_for_director,
-    event_get_for_viewer,
-    event_roles,
-)
+from tournaments.selectors.access import event_get_for_director, event_get_for_viewer, event_roles
+from tournaments.selectors.events import entries_of_event
 from tournaments.selectors.results import standings_table
 from tournaments.services.corrections import tie_playoff_record
 from tournaments.services.errors import ServiceError

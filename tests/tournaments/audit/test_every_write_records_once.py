@@ -119,7 +119,6 @@ NOT_STAFF_ACTIONS = {
     "club_award_record": "a club's record: the ClubAward keeps who recorded it and when",
     "club_create": "a club, not an event",
     "club_director_add": "a club, not an event",
-    "club_directs": "a check",
     "club_update_settings": "a club, not an event",
     "night_cards_rebuild_all": "the points job's work",
     "night_cards_rebuild_request": "an administrator's, over every club",
