@@ -23,6 +23,14 @@ ENVIRONMENT_VARIABLES: dict[str, str] = {
     "SECURE_HSTS_SECONDS": "HSTS max-age when DEBUG is off (default 2592000, 30 days).",
     "STATIC_ROOT": "Where collectstatic writes (default: staticfiles/ in the project).",
     "LOG_LEVEL": "Logging level for Pegboard's own loggers (default INFO).",
+    "SITE_URL": "The site's address for links in e-mails (default http://localhost:8000).",
+    "DEFAULT_FROM_EMAIL": "Sender of e-mails (default: Pegboard <noreply@localhost>).",
+    "EMAIL_BACKEND": "Django e-mail backend (default: console, prints instead of sending).",
+    "EMAIL_HOST": "SMTP server for the SMTP backend (default localhost).",
+    "EMAIL_PORT": "SMTP port (default 25).",
+    "EMAIL_HOST_USER": "SMTP user name (default: none).",
+    "EMAIL_HOST_PASSWORD": "SMTP password (default: none).",
+    "EMAIL_USE_TLS": "true/false (default false). STARTTLS to the SMTP server.",
 }
 
 _TRUE = {"1", "true", "yes", "on"}

@@ -232,6 +232,23 @@ CELERY_BEAT_SCHEDULE = {
     "playoff-forfeits": {"task": "tournaments.tasks.apply_playoff_forfeits", "schedule": 60.0},
 }
 
+# E-mail ("your next table", tournaments.services.table_emails). The console backend prints the
+# messages instead of sending them; production names Django's SMTP backend and its server.
+SITE_URL = env_str("SITE_URL", "http://localhost:8000").rstrip("/")
+if not SITE_URL.startswith(("http://", "https://")):
+    raise ImproperlyConfigured(
+        f"SITE_URL={SITE_URL!r} is not an address: start it with https:// (or http://)."
+    )
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Pegboard <noreply@localhost>")
+EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
+EMAIL_PORT = env_int("EMAIL_PORT", 25, minimum=1)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER")
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=False)
+# A mail server that stops answering fails that message, not the whole job's time limit.
+EMAIL_TIMEOUT = 20
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",

@@ -103,3 +103,15 @@ def rebuild_night_cards(*, job_id: int) -> None:
     from tournaments.services.night_cards import night_cards_rebuild_all
 
     job_run(job_id=job_id, work=lambda job, progress: night_cards_rebuild_all(progress=progress))
+
+
+@shared_task(name="tournaments.tasks.send_table_emails")
+def send_table_emails(*, job_id: int, event_id: int, number: int) -> None:
+    from tournaments.services.table_emails import table_emails_send
+
+    job_run(
+        job_id=job_id,
+        work=lambda job, progress: table_emails_send(
+            event_id=event_id, number=number, progress=progress
+        ),
+    )

@@ -36,15 +36,24 @@ def test_player_reports_a_skunk_from_the_private_link(open_page, live_server, ev
     assert "skunk" in preview and "3 game points" in preview
     screenshot(page, "report-preview")
     page.get_by_role("button", name="Save this result").click()
-    assert "Saved: game 1" in page.get_by_role("status").first.inner_text()
+    state = page.locator(".state")
+    assert state.inner_text() == f"Saved. Waiting for {loser.player.name} to report."
+    screenshot(page, "report-waiting")
 
     other = open_page(f"{live_server.url}/r/{loser.report_token}/")
+    assert other.locator(".state").inner_text() == f"{winner.player.name} has reported: your turn."
+    assert "35" not in other.locator(".current-game").inner_text()  # their figures are not shown
+    screenshot(other, "report-your-turn")
     other.get_by_text("I lost").click()
     other.get_by_label("By how many points (spread)?").fill("35")
     other.get_by_role("button", name="Check my result").click()
     other.get_by_role("button", name="Save this result").click()
-    assert "This game is verified." in other.content()
+    assert "Both cards agree: this game is verified." in other.content()
     screenshot(other, "report-verified")
+
+    # The winner's page, left open, follows without a reload (polling every 4 s).
+    state.filter(has_text="Both cards agree").wait_for(timeout=8000)
+    assert "verified" in page.locator(".card-table").inner_text()
 
     standings = open_page(f"{live_server.url}/events/{event.pk}/standings/")
     first_row = standings.locator("table.standings tbody tr").first.inner_text()

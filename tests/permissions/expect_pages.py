@@ -120,7 +120,7 @@ PAGES = {
         "POST": WRITE(
             PUBLIC,
             r.token("A", "cut_entry"),
-            {"result": "won", "margin": 9},
+            {"result": "won", "margin": 9, "confirm": "1"},  # saves (without: a preview)
             mixed=(PUBLIC, r.token("B", "cut_entry")),
         )
     },

@@ -38,7 +38,7 @@ def test_player_previews_then_saves_and_the_opponent_confirms(
     table.refresh_from_db()
     assert table.status == Table.Status.VERIFIED
     card = client.get(f"/r/{a.entry.report_token}/").content.decode()
-    assert "This game is verified." in card and "verified</span>" in card
+    assert "Both cards agree: this game is verified." in card and "verified</span>" in card
     Event.objects.filter(pk=event.pk).update(published=True)
     standings = client.get(f"/events/{event.pk}/standings/").content.decode()
     assert a.entry.player.name in standings

@@ -1,7 +1,10 @@
 """Safeguards around results: nothing saved against the wrong game, verified results changed
 only by a director, started games not re-paired, settings re-checked, notices shown once."""
 
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
 
 from scoring.games import CardLine as EngineLine
 from tests.factories import EntryFactory, UserFactory
@@ -107,10 +110,14 @@ def test_a_withdrawal_before_a_draft_is_published_leaves_that_game(
     assert leaver.pk not in seated and len(seated) == 9
 
 
-def test_notices_are_shown_once(client, event_in_play):
+def test_notices_are_marked_seen_and_age_out(client, event_in_play):
     event = event_in_play(10)
     _, a, _ = _first_table(event)
-    Notice.objects.create(entry=a.entry, message="Please report game 1")
+    notice = Notice.objects.create(entry=a.entry, message="Please report game 1")
     url = f"/r/{a.entry.report_token}/"
     assert "Please report game 1" in client.get(url).content.decode()
+    notice.refresh_from_db()
+    assert notice.seen_at is not None
+    assert "Please report game 1" in client.get(url).content.decode()  # still there a while
+    Notice.objects.filter(pk=notice.pk).update(created_at=timezone.now() - timedelta(minutes=31))
     assert "Please report game 1" not in client.get(url).content.decode()

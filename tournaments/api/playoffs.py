@@ -17,7 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournaments.api.serializers import JobSerializer
-from tournaments.api.serializers_results import RESULTS
+from tournaments.api.serializers_results import RESULTS, PreviewSerializer
 from tournaments.models import Entry, MatchGame
 from tournaments.selectors.access import (
     entry_get_by_token,
@@ -36,6 +36,7 @@ from tournaments.services.playoffs_corrections import (
     match_game_void,
 )
 from tournaments.services.playoffs_matches import match_game_report
+from tournaments.services.results import line_preview
 
 
 class PlayerLineSerializer(serializers.Serializer):
@@ -94,7 +95,12 @@ class BracketSerializer(serializers.Serializer):
 
 class MatchReportSerializer(serializers.Serializer):
     result = serializers.ChoiceField(choices=RESULTS)
-    margin = serializers.IntegerField(help_text="The spread: the target minus the loser's score.")
+    margin = serializers.IntegerField(
+        min_value=0, max_value=9999, help_text="The spread: the target minus the loser's score."
+    )
+    preview = serializers.BooleanField(
+        default=False, help_text="Answer with the engine's line and words; save nothing."
+    )
 
 
 class ClockSerializer(serializers.Serializer):
@@ -134,12 +140,15 @@ class PlayoffBuildView(APIView):
 
 
 class MatchReportView(APIView):
-    """A player's "I won / I lost by N" for the current game of their playoff match: 201 with
-    the match after it (the game is verified and the match decided when both cards agree)."""
+    """A player's "I won / I lost by N" for the current game of their playoff match: with
+    ``preview`` the engine's line and words (200, nothing saved), else 201 with the match after
+    it (the game is verified and the match decided when both cards agree)."""
 
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(request=MatchReportSerializer, responses={201: MatchSerializer})
+    @extend_schema(
+        request=MatchReportSerializer, responses={200: PreviewSerializer, 201: MatchSerializer}
+    )
     def post(self, request, token: str):
         entry = entry_get_by_token(token=token)
         match = entry_current_match(entry=entry)
@@ -147,11 +156,15 @@ class MatchReportView(APIView):
             raise Http404("You have no playoff match.")
         body = MatchReportSerializer(data=request.data)
         body.is_valid(raise_exception=True)
+        won, margin = body.validated_data["result"] == "won", body.validated_data["margin"]
+        if body.validated_data["preview"]:
+            line, words = line_preview(event=entry.event, won=won, spread=margin)
+            return Response(PreviewSerializer({"line": line, "words": words}).data)
         match_game_report(
             match=match,
             entry=entry,
-            won=body.validated_data["result"] == "won",
-            spread=body.validated_data["margin"],
+            won=won,
+            spread=margin,
             user=request.user,
         )
         return Response(

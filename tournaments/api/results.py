@@ -29,7 +29,7 @@ from tournaments.api.serializers_results import (
     ReportSerializer,
     TableDetailSerializer,
 )
-from tournaments.models import CardLine, Entry, Seat, Table
+from tournaments.models import CardLine, Seat, Table
 from tournaments.selectors.access import (
     entry_get_by_token,
     event_get_for_director,
@@ -37,13 +37,12 @@ from tournaments.selectors.access import (
     game_in,
     table_get_for_staff,
 )
+from tournaments.selectors.player_state import player_state
 from tournaments.selectors.results import (
     current_lines,
     entry_current_seat,
-    entry_running_card,
     flagged_tables,
     game_board,
-    seat_can_report,
     staff_line_source,
     table_detail_of,
 )
@@ -70,48 +69,12 @@ def _seats(table: Table) -> list[Seat]:
 # The player's report
 
 
-def _current_game(seat: Seat | None, card: list) -> dict | None:
-    if seat is None:
-        return None
-    row = next(row for row in card if row.game == seat.game.number)
-    reported = verified = None
-    if seat.table_id is not None:
-        reported = current_lines(table=seat.table, kind=REPORTED).get(seat.pk)
-        verified = current_lines(table=seat.table, kind=VERIFIED).get(seat.pk)
-    elif row.verified:
-        verified = row.line
-    return {
-        "game": seat.game.number,
-        "game_status": seat.game.status,
-        "table": row.table,
-        "table_status": seat.table.status if seat.table_id else None,
-        "opponent": None if seat.sits_out else row.opponent,
-        "can_report": seat_can_report(seat),
-        "reported": reported,
-        "verified": verified,
-    }
-
-
-def _player_state(entry: Entry) -> dict:
-    card = entry_running_card(entry=entry)
-    return {
-        "entry_id": entry.pk,
-        "name": entry.player.name,
-        "event": entry.event.name,
-        "current": _current_game(entry_current_seat(entry=entry), card),
-        "withdrawn_after_game": (
-            entry.withdrawn_after_game if entry.status == Entry.Status.WITHDRAWN else None
-        ),
-        "card": card,
-        "notices": entry.notices.filter(seen_at__isnull=True),
-    }
-
-
 class ReportView(APIView):
     """The player's page as data: no sign-in, the private link's token is the credential.
 
     GET: the current game (number, table, opponent, whether it can be reported now, the
-    player's reported and verified lines) and the running card. POST "I won / I lost by N":
+    player's reported and verified lines, the opponent's status and the game's state in plain
+    words) and the running card. POST "I won / I lost by N":
     with ``preview`` the engine's line and words (200, nothing saved), else the report is
     saved (201, the new state); the game is verified when both cards agree."""
 
@@ -120,7 +83,7 @@ class ReportView(APIView):
     @extend_schema(responses=PlayerReportSerializer)
     def get(self, request, token: str):
         entry = entry_get_by_token(token=token)
-        return Response(PlayerReportSerializer(_player_state(entry)).data)
+        return Response(PlayerReportSerializer(player_state(entry=entry)).data)
 
     @extend_schema(
         request=ReportSerializer,
@@ -147,7 +110,7 @@ class ReportView(APIView):
             game_number=form.validated_data.get("game"),
         )
         return Response(
-            PlayerReportSerializer(_player_state(entry)).data, status=status.HTTP_201_CREATED
+            PlayerReportSerializer(player_state(entry=entry)).data, status=status.HTTP_201_CREATED
         )
 
 

@@ -104,10 +104,40 @@ class PreviewSerializer(serializers.Serializer):
     words = serializers.CharField()
 
 
-class CurrentGameSerializer(serializers.Serializer):
-    """The player's latest game in play; ``table`` and ``opponent`` are null for the sit-out."""
+PLAYER_STATES = [
+    "not_reported",
+    "waiting",
+    "your_turn",
+    "disagree",
+    "verified",
+    "flagged",
+    "settled",
+    "sit_out",
+    "withdrawn",
+    "not_started",
+]
+OPPONENT_STATUSES = ["not_reported", "reported", "agrees", "disagrees"]
 
-    game = serializers.IntegerField()
+
+class SettlementSerializer(serializers.Serializer):
+    """Who settled the table (a cross-checker, a director, ACC Rule 12.2, the judges), the line
+    the card now shows, what the player had reported, and the reason given."""
+
+    by = serializers.CharField()
+    line = StoredLineSerializer()
+    reported = StoredLineSerializer(allow_null=True)
+    reason = serializers.CharField(allow_blank=True)
+    changed = serializers.BooleanField()
+
+
+class CurrentGameSerializer(serializers.Serializer):
+    """The player's latest game in play; ``table`` and ``opponent`` are null for the sit-out.
+
+    ``state`` and ``words`` tell where the game stands (see ``selectors/player_state``);
+    ``opponent_status``: ``not_reported``, ``reported`` (the opponent has, you have not; their
+    figures are not shown), ``agrees`` or ``disagrees``; null for the sit-out."""
+
+    game = serializers.IntegerField(source="number")
     game_status = serializers.CharField()
     table = serializers.IntegerField(allow_null=True)
     table_status = serializers.CharField(allow_null=True)
@@ -115,6 +145,10 @@ class CurrentGameSerializer(serializers.Serializer):
     can_report = serializers.BooleanField()
     reported = StoredLineSerializer(allow_null=True)
     verified = StoredLineSerializer(allow_null=True)
+    opponent_status = serializers.ChoiceField(choices=OPPONENT_STATUSES, allow_null=True)
+    state = serializers.ChoiceField(choices=PLAYER_STATES)
+    words = serializers.CharField()
+    settled = SettlementSerializer(allow_null=True)
 
 
 class CardRowSerializer(serializers.Serializer):
@@ -137,7 +171,7 @@ class NoticeSerializer(serializers.Serializer):
 class PlayerReportSerializer(serializers.Serializer):
     """Everything the player's phone shows: the game to report and the card so far."""
 
-    entry_id = serializers.IntegerField()
+    entry_id = serializers.IntegerField(source="entry.pk")
     name = serializers.CharField()
     event = serializers.CharField()
     current = CurrentGameSerializer(allow_null=True)

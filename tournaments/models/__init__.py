@@ -6,6 +6,7 @@ from tournaments.models.events import Entry, Event, EventRole
 from tournaments.models.games import Game, Seat, Table
 from tournaments.models.jobs import Job
 from tournaments.models.ledger import Finalisation, MrpAward
+from tournaments.models.notifications import TableEmail
 from tournaments.models.people import Club, Player, PlayerMerge
 from tournaments.models.playoffs import Match, MatchGame, MatchLine, Playoff, PlayoffSeed
 from tournaments.models.results import CardLine, Notice, StandingsSnapshot, TiePlayoff
@@ -40,5 +41,6 @@ __all__ = [
     "Seat",
     "StandingsSnapshot",
     "Table",
+    "TableEmail",
     "TiePlayoff",
 ]

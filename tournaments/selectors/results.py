@@ -214,14 +214,50 @@ def standings_table(*, event: Event) -> StandingsTable:
     return StandingsTable(snapshot, rows, snapshot.qualifiers)
 
 
+@dataclass(frozen=True)
+class Refusal:
+    code: str
+    message: str
+
+
+def report_refusal(*, seat: Seat, table: Table | None, by_player: bool = True) -> Refusal | None:
+    """Why a line may not be reported for ``seat`` now, or None: the one rule, used by the
+    player's page and API (may I report?) and by the service that saves a report. Staff
+    (``by_player=False``) may still enter a line once the game is closed or the table flagged.
+    ``table`` is the seat's table as the caller holds it (the service's is locked)."""
+    game, entry = seat.game, seat.entry
+    if by_player and entry.status == Entry.Status.WITHDRAWN:
+        last = entry.withdrawn_after_game or 0
+        if game.number > last:
+            return Refusal(
+                "withdrawn",
+                f"You withdrew after game {last}: game {game.number} is not yours to report. "
+                "Your earlier games still count.",
+            )
+    if table is None:
+        return Refusal("sit_out", f"You sit out game {game.number}: there is nothing to report.")
+    if game.status == Game.Status.CLOSED and by_player:
+        return Refusal(
+            "game_closed", f"Game {game.number} is closed; a cross-checker will settle your table."
+        )
+    if game.status not in (Game.Status.PUBLISHED, Game.Status.CLOSED):
+        return Refusal("not_started", f"Game {game.number} has not started yet.")
+    if table.status == Table.Status.VERIFIED:
+        return Refusal(
+            "already_verified",
+            f"Table {table.number} of game {game.number} is already verified; "
+            "ask the director if it needs a correction.",
+        )
+    if table.status == Table.Status.FLAGGED and by_player:
+        return Refusal(
+            "flagged", f"Table {table.number} of game {game.number} is with the cross-checker."
+        )
+    return None
+
+
 def seat_can_report(seat: Seat | None) -> bool:
-    """Whether a player may report this seat's game now: seated, game in play, table open."""
-    return (
-        seat is not None
-        and seat.table_id is not None
-        and seat.game.status == Game.Status.PUBLISHED
-        and seat.table.status == Table.Status.OPEN
-    )
+    """Whether the player may report this seat's game now (see ``report_refusal``)."""
+    return seat is not None and report_refusal(seat=seat, table=seat.table) is None
 
 
 def staff_line_source(*, event: Event, user) -> str:

@@ -27,6 +27,7 @@ from tournaments.services.errors import ServiceError
 from tournaments.services.jobs import Progress, job_enqueue
 from tournaments.services.results import sit_out_line_create
 from tournaments.services.standings import standings_request
+from tournaments.services.table_emails import table_emails_request
 
 
 def _enqueue(event: Event, number: int, user) -> Job:
@@ -169,6 +170,7 @@ def game_publish(*, game: Game, user) -> Game:
         after={"status": Game.Status.PUBLISHED},
         game=game,
     )
+    table_emails_request(game=game, user=user)
     return game
 
 

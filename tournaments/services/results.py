@@ -20,9 +20,9 @@ from scoring.games import (
     lines_reciprocal,
     validate_card_line,
 )
-from tournaments.models import CardLine, Entry, Game, Notice, Seat, Table
+from tournaments.models import CardLine, Game, Notice, Seat, Table
 from tournaments.selectors.events import event_scoring_settings
-from tournaments.selectors.results import current_lines, unreported_entries
+from tournaments.selectors.results import current_lines, report_refusal, unreported_entries
 from tournaments.services.audit import Kind, audit_record
 from tournaments.services.errors import ServiceError
 from tournaments.services.standings import standings_request
@@ -97,27 +97,11 @@ def card_line_submit(
     *, seat: Seat, line: EngineLine, user=None, source: str = Source.PLAYER
 ) -> CardLine:
     """Record a reported line for ``seat``; verify the game if the two cards now agree."""
-    seat = Seat.objects.select_related("game__event").get(pk=seat.pk)
+    seat = Seat.objects.select_related("game__event", "entry").get(pk=seat.pk)
     table = _locked_table(seat)
-    game = table.game
-    if game.status == Game.Status.CLOSED and source == Source.PLAYER:
-        raise ServiceError(
-            f"Game {game.number} is closed; a cross-checker will settle your table.",
-            code="game_closed",
-        )
-    if game.status not in (Game.Status.PUBLISHED, Game.Status.CLOSED):
-        raise ServiceError(f"Game {game.number} has not started yet.", code="not_started")
-    if table.status == Table.Status.VERIFIED:
-        raise ServiceError(
-            f"Table {table.number} of game {game.number} is already verified; "
-            "ask the director if it needs a correction.",
-            code="already_verified",
-        )
-    if table.status == Table.Status.FLAGGED and source == Source.PLAYER:
-        raise ServiceError(
-            f"Table {table.number} of game {game.number} is with the cross-checker.",
-            code="flagged",
-        )
+    refusal = report_refusal(seat=seat, table=table, by_player=source == Source.PLAYER)
+    if refusal:
+        raise ServiceError(refusal.message, code=refusal.code)
     reported = line_replace(
         seat, "reported", _checked(seat, line), source=source, user=user, reason=""
     )
@@ -126,18 +110,13 @@ def card_line_submit(
 
 
 def card_line_preview(
-    *, seat: Seat, won: bool, spread: int, game_number: int | None = None
+    *, seat: Seat, won: bool, spread: int, game_number: int | None = None, by_player: bool = True
 ) -> tuple[EngineLine, str]:
     """What a win or loss by ``spread`` puts on the card, and the engine's words for it."""
-    entry = seat.entry
-    if entry.status == Entry.Status.WITHDRAWN and seat.game.number > (
-        entry.withdrawn_after_game or 0
-    ):
-        raise ServiceError(
-            f"You withdrew after game {entry.withdrawn_after_game or 0}: game "
-            f"{seat.game.number} is not yours to report. Your earlier games still count.",
-            code="withdrawn",
-        )
+    seat = Seat.objects.select_related("game__event", "table", "entry").get(pk=seat.pk)
+    refusal = report_refusal(seat=seat, table=seat.table, by_player=by_player)
+    if refusal:
+        raise ServiceError(refusal.message, code=refusal.code)
     if game_number is not None and game_number != seat.game.number:
         raise ServiceError(
             f"Game {seat.game.number} has been posted since you opened this page: check your "
@@ -145,7 +124,13 @@ def card_line_preview(
             field="game",
             code="game_changed",
         )
-    settings = event_scoring_settings(event=seat.game.event)
+    return line_preview(event=seat.game.event, won=won, spread=spread)
+
+
+def line_preview(*, event, won: bool, spread: int) -> tuple[EngineLine, str]:
+    """The line a win or loss by ``spread`` makes under the event's settings, and the engine's
+    words for it (a qualifying game or a playoff game alike); nothing is saved."""
+    settings = event_scoring_settings(event=event)
     try:
         words = describe_card_line(won=won, spread=spread, settings=settings)
     except CardLineError as exc:
@@ -166,7 +151,13 @@ def card_line_report(
 
     ``game_number`` is the game the player was looking at: if the next game was posted since,
     the line is refused rather than saved against the wrong game."""
-    line, _ = card_line_preview(seat=seat, won=won, spread=spread, game_number=game_number)
+    line, _ = card_line_preview(
+        seat=seat,
+        won=won,
+        spread=spread,
+        game_number=game_number,
+        by_player=source == Source.PLAYER,
+    )
     return card_line_submit(seat=seat, line=line, user=user, source=source)
 
 

@@ -12,17 +12,16 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.utils import timezone
 
+from tournaments.models import Notice
 from tournaments.selectors.access import entry_get_by_token
+from tournaments.selectors.live import entry_version
+from tournaments.selectors.player_state import player_state
 from tournaments.selectors.players import entries_of_user, player_can_link
-from tournaments.selectors.playoffs import entry_current_match
-from tournaments.selectors.results import (
-    entry_current_seat,
-    entry_running_card,
-    seat_can_report,
-)
+from tournaments.selectors.results import entry_current_seat
 from tournaments.services.errors import ServiceError
 from tournaments.services.players import player_link_user
 from tournaments.services.results import card_line_preview, card_line_report
+from tournaments.views.live import live_part
 
 
 class ReportForm(forms.Form):
@@ -52,53 +51,68 @@ def player_page(request, token: str):
                 "your events are on “My games”.",
             )
         return redirect("player-page", token=token)
-    seat = entry_current_seat(entry=entry)
-    form = ReportForm(request.POST or None)
-    context = {
-        "entry": entry,
-        "seat": seat,
-        "form": form,
-        "can_report": seat_can_report(seat),
-        "can_link": player_can_link(entry=entry, user=request.user),
-    }
-    status = 200
-    if request.method == "POST" and context["can_report"] and form.is_valid():
-        won, margin = form.cleaned_data["result"] == "won", form.cleaned_data["margin"]
-        try:
-            if "confirm" in request.POST:
-                card_line_report(
-                    seat=seat,
-                    won=won,
-                    spread=margin,
-                    user=request.user,
-                    game_number=form.cleaned_data["game"],
-                )
-                messages.success(request, f"Saved: game {seat.game.number}.")
-                return redirect("player-page", token=token)
-            context["preview_line"], context["preview"] = card_line_preview(
-                seat=seat, won=won, spread=margin, game_number=form.cleaned_data["game"]
-            )
-        except ServiceError as exc:
-            form.add_error(
-                "margin" if exc.field in ("margin", "plus", "minus") else None, exc.message
-            )
-    if form.errors:
-        status = 400
-    context["opponent"] = _opponent(seat)
-    context["card"] = entry_running_card(entry=entry)
-    context["match"] = entry_current_match(entry=entry)
-    context["notices"] = list(entry.notices.filter(seen_at__isnull=True))
+    if request.method == "GET" and request.GET.get("part") == "live":
+        return live_part(
+            request,
+            version=entry_version(entry=entry),
+            render=lambda: render(
+                request, "tournaments/player/_live.html", player_page_context(request, entry)
+            ),
+        )
+    extra, status = {}, 200
+    if request.method == "POST":
+        extra, status = _report(request, entry, ReportForm(request.POST))
+        if status == 302:
+            return redirect("player-page", token=token)
+    context = player_page_context(request, entry, **extra)
     response = render(request, "tournaments/player/report.html", context, status=status)
-    # Shown once: a reminder or a cut notice does not pile up on every visit.
-    entry.notices.filter(pk__in=[n.pk for n in context["notices"]]).update(seen_at=timezone.now())
+    response["Cache-Control"] = "private, no-cache"
+    # A reminder or a cut notice is marked seen when shown; it stays on the page a while.
+    Notice.objects.filter(pk__in=[n.pk for n in context["state"].notices], seen_at=None).update(
+        seen_at=timezone.now()
+    )
     return response
 
 
-def _opponent(seat):
-    if seat is None or seat.table_id is None:
-        return None
-    other = seat.table.seats.exclude(pk=seat.pk).select_related("entry__player").first()
-    return other.entry.player.name if other else None
+def _report(request, entry, form) -> tuple[dict, int]:
+    """The report form: preview (200 with the engine's words), save (302), or the error (400)."""
+    seat = entry_current_seat(entry=entry)
+    if seat is None or not form.is_valid():
+        return {"form": form}, 400
+    won, margin = form.cleaned_data["result"] == "won", form.cleaned_data["margin"]
+    try:
+        if "confirm" in request.POST:
+            card_line_report(
+                seat=seat,
+                won=won,
+                spread=margin,
+                user=request.user,
+                game_number=form.cleaned_data["game"],
+            )
+            return {}, 302
+        line, words = card_line_preview(
+            seat=seat, won=won, spread=margin, game_number=form.cleaned_data["game"]
+        )
+    except ServiceError as exc:
+        form.add_error("margin" if exc.field in ("margin", "plus", "minus") else None, exc.message)
+        return {"form": form}, 400
+    return {"form": form, "preview": words, "preview_line": line}, 200
+
+
+def player_page_context(request, entry, **extra) -> dict:
+    """The page's context: the one read model (``player_state``) and what the forms need.
+    The live part is polled only on a plain GET: a preview waiting to be confirmed stays put."""
+    state = player_state(entry=entry)
+    return {
+        "entry": entry,
+        "state": state,
+        "current": state.current,
+        "match": state.match,
+        "form": ReportForm(),
+        "can_link": player_can_link(entry=entry, user=request.user),
+        "live": request.method == "GET",
+        **extra,
+    }
 
 
 @login_required

@@ -29,7 +29,8 @@ from tournaments.services.playoffs_corrections import (
     match_game_void,
 )
 from tournaments.services.playoffs_matches import match_forfeits_apply, match_game_report
-from tournaments.views.player import ReportForm
+from tournaments.services.results import line_preview
+from tournaments.views.player import ReportForm, player_page_context
 
 REFRESH_SECONDS = 20
 
@@ -192,7 +193,8 @@ def match_game_void_view(request, event_id: int, match_id: int, number: int):
 
 @require_POST
 def player_match_report(request, token: str):
-    """The form of ``_player_match.html``: saved at once, the answer shown on the player page."""
+    """The form of ``_player_match.html``: first the engine's words for the line (nothing is
+    saved), then "Save this game" saves it, as for a qualifying game."""
     entry = entry_get_by_token(token=token)
     match = entry_current_match(entry=entry)
     if match is None:
@@ -202,6 +204,24 @@ def player_match_report(request, token: str):
         for errors in form.errors.values():
             messages.error(request, errors[0])
         return redirect("player-page", token=token)
+    won, margin = form.cleaned_data["result"] == "won", form.cleaned_data["margin"]
+    try:
+        if "confirm" not in request.POST:
+            line, words = line_preview(event=entry.event, won=won, spread=margin)
+            context = player_page_context(
+                request,
+                entry,
+                match_preview=words,
+                match_preview_line=line,
+                match_form=form,
+            )
+            return render(request, "tournaments/player/report.html", context)
+        match_game_report(match=match, entry=entry, won=won, spread=margin, user=request.user)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, f"Saved: you {'won' if won else 'lost'} by {margin}.")
+    return redirect("player-page", token=token)
     won, margin = form.cleaned_data["result"] == "won", form.cleaned_data["margin"]
     try:
         match_game_report(match=match, entry=entry, won=won, spread=margin, user=request.user)

@@ -4,6 +4,8 @@ lines; who may call each endpoint."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -73,6 +75,10 @@ def test_both_players_report_by_link_and_the_game_is_verified(
         "can_report": True,
         "reported": None,
         "verified": None,
+        "opponent_status": "not_reported",
+        "state": "not_reported",
+        "words": "Nobody at your table has reported yet.",
+        "settled": None,
     }
 
     preview = anonymous.post(_report_url(a), {"result": "won", "margin": 35, "preview": True})
@@ -86,6 +92,11 @@ def test_both_players_report_by_link_and_the_game_is_verified(
     mine = saved.json()["current"]
     assert (mine["reported"]["game_points"], mine["reported"]["plus"]) == (3, 35)
     assert mine["reported"]["source"] == "player" and mine["verified"] is None
+    assert (mine["state"], mine["opponent_status"]) == ("waiting", "not_reported")
+    assert mine["words"] == f"Saved. Waiting for {b.entry.player.name} to report."
+    theirs = anonymous.get(_report_url(b)).json()["current"]
+    assert (theirs["state"], theirs["opponent_status"]) == ("your_turn", "reported")
+    assert theirs["reported"] is None and "35" not in json.dumps(theirs)  # a's figures unseen
     table.refresh_from_db()
     assert table.status == Table.Status.OPEN
 
@@ -100,6 +111,7 @@ def test_both_players_report_by_link_and_the_game_is_verified(
     card = anonymous.get(_report_url(a)).json()
     assert card["current"]["can_report"] is False
     assert card["current"]["verified"]["source"] == "agreed"
+    assert (card["current"]["state"], card["current"]["opponent_status"]) == ("verified", "agrees")
     assert card["card"] == [
         {
             "game": 1,
@@ -185,6 +197,13 @@ def test_a_player_cannot_report_after_the_game_is_closed(event_in_play, anonymou
     table, a, _ = _table(event)
     director = client_for(event.director)
     assert director.post(_game_url(event, "close/")).json() == {"flagged": 5}
+    flagged = anonymous.get(_report_url(a)).json()["current"]
+    assert (flagged["state"], flagged["table_status"], flagged["can_report"]) == (
+        "flagged",
+        "flagged",
+        False,
+    )
+    assert flagged["words"] == "Your cards disagree: a cross-checker will settle it."
     state = anonymous.get(_report_url(a)).json()["current"]
     assert (state["game_status"], state["table_status"], state["can_report"]) == (
         "closed",
@@ -267,10 +286,25 @@ def test_a_disagreement_is_flagged_at_close_and_settled_by_rule_12_2(
     table, a, b = _table(event)
     anonymous.post(_report_url(a), {"result": "won", "margin": 20})
     anonymous.post(_report_url(b), {"result": "won", "margin": 25})  # both claim the win
+    for seat in (a, b):
+        mine = anonymous.get(_report_url(seat)).json()["current"]
+        assert (mine["state"], mine["opponent_status"], mine["can_report"]) == (
+            "disagree",
+            "disagrees",
+            True,
+        )
+        assert "disagree" in mine["words"]
     checker_user = _role(event, "cross_checker")
     checker = client_for(checker_user)
     director = client_for(event.director)
     assert director.post(_game_url(event, "close/")).json() == {"flagged": 5}
+    flagged = anonymous.get(_report_url(a)).json()["current"]
+    assert (flagged["state"], flagged["table_status"], flagged["can_report"]) == (
+        "flagged",
+        "flagged",
+        False,
+    )
+    assert flagged["words"] == "Your cards disagree: a cross-checker will settle it."
 
     queue = checker.get(f"{API}/events/{event.pk}/cross-checks/").json()
     assert [(t["game"], t["number"]) for t in queue["results"]] == [(1, n) for n in range(1, 6)]
@@ -289,6 +323,10 @@ def test_a_disagreement_is_flagged_at_close_and_settled_by_rule_12_2(
     )
     table.refresh_from_db()
     assert table.status == Table.Status.VERIFIED
+    after = anonymous.get(_report_url(a)).json()["current"]
+    assert after["state"] == "settled" and after["words"].startswith("Settled by ACC Rule 12.2")
+    assert after["settled"]["changed"] is True and "case e" in after["settled"]["reason"]
+    assert (after["settled"]["line"]["minus"], after["settled"]["reported"]["plus"]) == (20, 20)
 
     detail = checker.get(_table_url(event)).json()
     assert detail["status"] == "verified"

@@ -59,6 +59,7 @@ NOT_STAFF_ACTIONS = {
     "health_check_work": "a job's work, no event",
     "job_enqueue": "starts a job for a service that records the action",
     "event_export": "reads",
+    "line_preview": "reads (the engine's words for a line)",
     "plain": "formats values for a backup",
     "unplain": "reads values of a backup",
     "audit_translate": "maps entry references in a backup's history",
@@ -129,6 +130,8 @@ NOT_STAFF_ACTIONS = {
     "ratings_recompute_request": "an administrator's, over every event",
     "ratings_request": "starts the ratings job after a finished event",
     "ratings_update_event": "the ratings job's work",
+    "table_emails_request": "part of publishing a game, recorded by game_publish",
+    "table_emails_send": "the e-mail job's work: TableEmail is its record, not the history",
 }
 
 

@@ -54,6 +54,7 @@ NOT_COPIED = {
     m.RatingPoint: "likewise",
     m.ClubRole: "the club's staff, not the event's",
     m.PlayerMerge: "a record of the people, not of the event",
+    m.TableEmail: "a record of messages sent, not of the event",
 }
 
 

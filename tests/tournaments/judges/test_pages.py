@@ -211,14 +211,13 @@ def test_a_player_cannot_call_judges_to_another_table(setup):
 
 def test_the_call_button_fragment(setup):
     seat = entry_current_seat(entry=setup.a.entry)
-    html = render_to_string(
-        "tournaments/judges/_call_button.html", {"entry": setup.a.entry, "seat": seat}
-    )
+    context = {"entry": setup.a.entry, "table_id": seat.table_id, "table_number": 1}
+    html = render_to_string("tournaments/judges/_call_button.html", context)
     assert f'action="/r/{setup.a.entry.report_token}/judge/"' in html
     assert f'name="table" value="{setup.table.pk}"' in html
     assert "Call a judge to table 1" in html
     sit_out = render_to_string(
-        "tournaments/judges/_call_button.html", {"entry": setup.a.entry, "seat": None}
+        "tournaments/judges/_call_button.html", {"entry": setup.a.entry, "table_id": None}
     )
     assert "Call a judge" not in sit_out
 

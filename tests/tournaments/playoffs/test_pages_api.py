@@ -6,7 +6,7 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from tests.factories import UserFactory
-from tournaments.models import Event, Match, MatchGame, Playoff
+from tournaments.models import Event, Match, MatchGame, MatchLine, Playoff
 from tournaments.services.playoffs import playoff_build
 from tournaments.services.playoffs_matches import match_game_report
 
@@ -135,10 +135,20 @@ def test_director_corrects_a_flagged_game_on_the_match_page(built, client):
 def test_players_report_from_their_private_link(built, client):
     event, semi = built
     a, b = semi.entry_a, semi.entry_b
-    answer = client.post(
-        reverse("player-match-report", args=[a.report_token]), {"result": "won", "margin": 12}
+    url = reverse("player-match-report", args=[a.report_token])
+    preview = client.post(url, {"result": "won", "margin": 12})
+    assert preview.status_code == 200 and "A win by 12: 2 game points" in preview.content.decode()
+    assert "Save this game" in preview.content.decode() and not MatchLine.objects.exists()
+    answer = client.post(url, {"result": "won", "margin": 12, "confirm": "1"})
+    assert answer.status_code == 302 and MatchLine.objects.count() == 1
+    ask = _api().post(
+        f"/api/v1/report/{b.report_token}/match/", {"result": "lost", "margin": 12, "preview": True}
     )
-    assert answer.status_code == 302
+    assert ask.status_code == 200 and ask.json()["line"] == {
+        "game_points": 0,
+        "plus": 0,
+        "minus": 12,
+    }
     api = _api().post(f"/api/v1/report/{b.report_token}/match/", {"result": "lost", "margin": 12})
     assert api.status_code == 201
     assert (api.json()["a"]["wins"], api.json()["b"]["wins"]) == (1, 0)

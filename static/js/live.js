@@ -1,0 +1,63 @@
+// Live parts of pages: the element with data-live-url is fetched again every few seconds with
+// If-None-Match; the server answers 304 while nothing changed (one cheap query), or the new
+// part, which replaces the old one. Polling pauses while the page is hidden (a phone asleep)
+// and resumes at once when it is shown again; it waits while someone is filling in a form in
+// the part, so nothing typed is ever lost.
+(function () {
+  const part = document.querySelector("[data-live-url]");
+  if (!part) return;
+  const url = part.dataset.liveUrl;
+  const every = (Number(part.dataset.liveSeconds) || 4) * 1000;
+  let etag = null;
+  let timer = null;
+  let busy = false;
+
+  function editing() {
+    const active = document.activeElement;
+    if (active && part.contains(active) && ["INPUT", "TEXTAREA", "SELECT"].includes(active.tagName)) {
+      return true;
+    }
+    return [...part.querySelectorAll("form")].some((form) => form.dataset.dirty === "1") ||
+      [...part.querySelectorAll("details[open]")].length > 0;
+  }
+
+  part.addEventListener("input", (event) => {
+    const form = event.target.closest("form");
+    if (form) form.dataset.dirty = "1";
+  });
+
+  async function poll() {
+    if (busy || document.hidden || editing()) return schedule();
+    busy = true;
+    try {
+      const headers = { "X-Requested-With": "live" };
+      if (etag) headers["If-None-Match"] = etag;
+      const response = await fetch(url, { headers, cache: "no-store", credentials: "same-origin" });
+      if (response.status === 200) {
+        etag = response.headers.get("ETag");
+        const html = await response.text();
+        if (!editing()) {
+          part.innerHTML = html;
+          part.dispatchEvent(new CustomEvent("live:updated", { bubbles: true }));
+        }
+      } else if (response.status === 304) {
+        etag = response.headers.get("ETag") || etag;
+      }
+    } catch (error) {
+      // Offline for a moment (venue Wi-Fi): try again at the next turn.
+    } finally {
+      busy = false;
+      schedule();
+    }
+  }
+
+  function schedule() {
+    clearTimeout(timer);
+    timer = setTimeout(poll, every + Math.random() * 500);
+  }
+
+  document.addEventListener("visibilitychange", () => {
+    if (!document.hidden) poll();
+  });
+  schedule();
+})();

@@ -1,0 +1,85 @@
+"""Live parts: a poll costs one query and answers 304 while nothing the page shows changed; any
+change a player or director could see gives a new version at once."""
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from tournaments.models import Game, Notice, Table
+from tournaments.selectors.live import entry_version, event_version
+from tournaments.services.pairings import game_pairings_request, game_publish
+from tournaments.services.results import card_line_report, game_close
+from tournaments.services.withdrawals import entry_withdraw
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def table(event_in_play):
+    event = event_in_play(10)
+    return Table.objects.get(game__event=event, game__number=1, number=1)
+
+
+def _part(client, entry, etag=None):
+    headers = {"HTTP_IF_NONE_MATCH": etag} if etag else {}
+    return client.get(f"/r/{entry.report_token}/?part=live", **headers)
+
+
+def test_a_poll_is_one_query_and_304_until_something_changes(client, table):
+    a, b = (seat.entry for seat in table.seats.order_by("position"))
+    first = _part(client, a)
+    assert first.status_code == 200 and first["Cache-Control"] == "private, no-cache"
+    assert "<html" not in first.content.decode() and "Game 1" in first.content.decode()
+    etag = first["ETag"]
+    with CaptureQueriesContext(connection) as queries:
+        again = _part(client, a, etag)
+    assert again.status_code == 304 and again["ETag"] == etag and not again.content
+    assert len(queries) == 2  # the link's entry, then the version
+    card_line_report(seat=table.seats.get(entry=b), won=False, spread=12)
+    changed = _part(client, a, etag)
+    assert changed.status_code == 200 and changed["ETag"] != etag
+    assert "has reported: your turn" in changed.content.decode()
+
+
+def test_the_full_page_is_never_answered_from_a_cache(client, table):
+    entry = table.seats.first().entry
+    page = client.get(f"/r/{entry.report_token}/")
+    assert page["Cache-Control"] == "private, no-cache" and not page.has_header("ETag")
+    assert f'data-live-url="/r/{entry.report_token}/?part=live"' in page.content.decode()
+
+
+def _changes(event, table, django_capture_on_commit_callbacks):
+    """Things a player's page shows, each made in turn."""
+    a, b = (seat for seat in table.seats.order_by("position"))
+    director = event.director
+    yield "the opponent reports", lambda: card_line_report(seat=b, won=False, spread=9)
+    yield "a notice", lambda: Notice.objects.create(entry=a.entry, message="Report please")
+    yield "the game closes", lambda: game_close(game=table.game, user=director)
+
+    def pair_and_publish():
+        with django_capture_on_commit_callbacks(execute=True):
+            game_pairings_request(event=event, number=2, user=director)
+        game_publish(game=Game.objects.get(event=event, number=2), user=director)
+
+    yield "the next game is published", pair_and_publish
+    yield "the player withdraws", lambda: entry_withdraw(entry=a.entry, user=director)
+
+
+def test_every_visible_change_makes_a_new_version(table, django_capture_on_commit_callbacks):
+    event = table.game.event
+    event.director = event.roles.get(role="director").user
+    entry = table.seats.order_by("position").first().entry
+    for what, change in _changes(event, table, django_capture_on_commit_callbacks):
+        before = (entry_version(entry=entry), event_version(event=event))
+        change()
+        entry.refresh_from_db()
+        after = (entry_version(entry=entry), event_version(event=event))
+        assert after[0] != before[0], f"the player's page misses: {what}"
+        if what != "a notice":
+            assert after[1] != before[1], f"the event's pages miss: {what}"
+
+
+def test_versions_stay_put_while_nothing_changes(table):
+    entry = table.seats.first().entry
+    assert entry_version(entry=entry) == entry_version(entry=entry)
+    assert event_version(event=table.game.event) == event_version(event=table.game.event)
