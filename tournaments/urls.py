@@ -26,6 +26,7 @@ urlpatterns = [
     path("events/", director_events.event_list, name="event-list"),
     path("events/new/", director_events.event_create, name="event-create"),
     path("events/<num:event_id>/", public.event_public, name="event-public"),
+    path("events/<num:event_id>/wall/", public.event_wall, name="event-wall"),
     path("events/<num:event_id>/manage/", director_events.event_manage, name="event-manage"),
     path("events/<num:event_id>/settings/", director_events.event_settings, name="event-settings"),
     path("events/<num:event_id>/entries/add/", director_entries.entry_add, name="entry-add"),

@@ -78,3 +78,29 @@ def screenshot(page, name: str) -> Path:
     path = ARTIFACTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
     return path
+
+
+@pytest.fixture
+def bracket_event(event_in_play):
+    """``make(players)``: a published event past two qualifying games, one in four through
+    to a bracket of best-of-3 matches, built through the services."""
+    from tests.tournaments.playoffs.conftest import break_cut_ties, play_game
+    from tournaments.models import Entry, Event, Game
+    from tournaments.services.pairings import game_pairings_request, game_publish
+    from tournaments.services.playoffs import playoff_build
+
+    def make(players: int):
+        event = event_in_play(players, qualifying_games=2, qualifier_ratio=4, playoff_best_of=[3])
+        ids = Entry.objects.filter(event=event).order_by("pk").values_list("pk", flat=True)
+        strength = {entry: i for i, entry in enumerate(ids)}
+        play_game(event, 1, strength=strength)
+        game_pairings_request(event=event, number=2, user=event.director)
+        game_publish(game=Game.objects.get(event=event, number=2), user=event.director)
+        play_game(event, 2, strength=strength)
+        break_cut_ties(event)
+        playoff_build(event_id=event.pk)
+        Event.objects.filter(pk=event.pk).update(published=True)
+        event.refresh_from_db()
+        return event
+
+    return make

@@ -4,28 +4,10 @@ and showing a match game's result after a reload."""
 import pytest
 
 from tests.browser.conftest import screenshot
-from tests.tournaments.playoffs.conftest import break_cut_ties, play_game
-from tournaments.models import Entry, Event, Game, Match
-from tournaments.services.pairings import game_pairings_request, game_publish
-from tournaments.services.playoffs import playoff_build
+from tournaments.models import Match
 from tournaments.services.playoffs_matches import match_game_report
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def bracket_event(event_in_play):
-    event = event_in_play(12, qualifying_games=2, qualifier_ratio=4, playoff_best_of=[3])
-    ids = Entry.objects.filter(event=event).order_by("pk").values_list("pk", flat=True)
-    strength = {entry: i for i, entry in enumerate(ids)}
-    play_game(event, 1, strength=strength)
-    game_pairings_request(event=event, number=2, user=event.director)
-    game_publish(game=Game.objects.get(event=event, number=2), user=event.director)
-    play_game(event, 2, strength=strength)
-    break_cut_ties(event)
-    playoff_build(event_id=event.pk)
-    Event.objects.filter(pk=event.pk).update(published=True)
-    return event
 
 
 def _page_overflow(page) -> int:
@@ -33,6 +15,7 @@ def _page_overflow(page) -> int:
 
 
 def test_bracket_fits_a_phone_and_shows_a_reported_game(open_page, live_server, bracket_event):
+    bracket_event = bracket_event(12)  # three qualifiers: seed 1 has a bye
     url = f"{live_server.url}/events/{bracket_event.pk}/bracket/"
     page = open_page(url)
     assert page.locator(".bracket-round").count() == 2

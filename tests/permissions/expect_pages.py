@@ -218,6 +218,7 @@ PAGES = {
         "POST": WRITE(SIGNED_IN, r.none, {"name": "New Main", "preset": "acc-main"}),
     },
     "event-public": {"GET": GET(VIEWER, r.play)},
+    "event-wall": {"GET": GET(VIEWER, r.play)},
     "event-manage": {"GET": GET(DIRECTOR, r.play)},
     "event-settings": {
         "GET": GET(DIRECTOR, r.reg),

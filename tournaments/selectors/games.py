@@ -44,6 +44,11 @@ def game_get(*, event: Event, number: int) -> Game | None:
     return event.games.select_related("job").filter(number=number).first()
 
 
+def game_current(*, event: Event) -> Game | None:
+    """The event's current game: the latest one visitors may see (published or closed)."""
+    return event.games.filter(status__in=VISIBLE_TO_ALL).order_by("-number").first()
+
+
 def table_get(*, event: Event, number: int, table_number: int) -> Table | None:
     """Table ``table_number`` of game ``number`` of the event, if there is one."""
     return (

@@ -22,6 +22,7 @@ from tournaments.selectors.access import (
     match_get_for_judging,
     table_get_for_judging,
 )
+from tournaments.selectors.live import event_version
 from tournaments.selectors.people import person_name
 from tournaments.selectors.results import entry_current_seat
 from tournaments.selectors.rulings import (
@@ -38,6 +39,7 @@ from tournaments.services.judge_calls import judge_call_answer, judge_call_creat
 from tournaments.services.rulings import ruling_preview, ruling_record
 from tournaments.services.rulings_match import ruling_record_in_match
 from tournaments.services.rulings_outcome import MatchSide
+from tournaments.views.live import live_page
 
 NUMBER = {"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"}
 CARDS = {
@@ -136,14 +138,26 @@ def judge_page(request, event_id: int):
         else:
             game, table = place.cleaned_data["game"], place.cleaned_data["table"]
             return redirect("ruling-form", event_id=event.pk, number=game, table_number=table)
-    context = {"event": event, "calls": judge_calls_open(event=event)}
-    context["latest_game"] = event.games.exclude(status="not_paired").order_by("number").last()
-    context["matches_in_play"] = (
-        Match.objects.filter(playoff__event=event, status__in=["ready", "playing"])
-        .select_related("entry_a__player", "entry_b__player")
-        .order_by("round", "slot")
+
+    def context() -> dict:
+        return {
+            "event": event,
+            "calls": judge_calls_open(event=event),
+            "latest_game": event.games.exclude(status="not_paired").order_by("number").last(),
+            "matches_in_play": (
+                Match.objects.filter(playoff__event=event, status__in=["ready", "playing"])
+                .select_related("entry_a__player", "entry_b__player")
+                .order_by("round", "slot")
+            ),
+        }
+
+    return live_page(
+        request,
+        version=lambda: event_version(event=event),
+        page="tournaments/judges/judge_page.html",
+        part="tournaments/judges/_calls_live.html",
+        context=context,
     )
-    return render(request, "tournaments/judges/judge_page.html", context)
 
 
 @login_required

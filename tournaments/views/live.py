@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.http import HttpResponse, HttpResponseNotModified
+from django.shortcuts import render
 from django.utils.cache import parse_etags
 
 
@@ -24,5 +25,28 @@ def live_part(
     else:
         response = render()
     response["ETag"] = etag
+    response["Cache-Control"] = "private, no-cache" if private else "no-cache"
+    return response
+
+
+def live_page(
+    request,
+    *,
+    version: Callable[[], str],
+    page: str,
+    part: str,
+    context: Callable[[], dict],
+) -> HttpResponse:
+    """A page with a live part: ``?part=live`` answers the part (or 304); otherwise the page.
+    Signed-in visitors get ``private`` answers (what they see may depend on who they are)."""
+    private = request.user.is_authenticated
+    if request.GET.get("part") == "live":
+        return live_part(
+            request,
+            version=version(),
+            render=lambda: render(request, part, context()),
+            private=private,
+        )
+    response = render(request, page, {**context(), "live_url": f"{request.path}?part=live"})
     response["Cache-Control"] = "private, no-cache" if private else "no-cache"
     return response

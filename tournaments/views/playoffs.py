@@ -19,6 +19,7 @@ from tournaments.selectors.access import (
     match_game_get_for_director,
     match_get_for_director,
 )
+from tournaments.selectors.live import event_version
 from tournaments.selectors.playoffs import bracket_for_event, entry_current_match, match_games
 from tournaments.services.errors import ServiceError
 from tournaments.services.playoffs import playoff_build_request
@@ -30,9 +31,8 @@ from tournaments.services.playoffs_corrections import (
 )
 from tournaments.services.playoffs_matches import match_forfeits_apply, match_game_report
 from tournaments.services.results import line_preview
+from tournaments.views.live import live_page
 from tournaments.views.player import ReportForm, player_page_context
-
-REFRESH_SECONDS = 20
 
 
 class CorrectionForm(forms.Form):
@@ -63,13 +63,18 @@ def _players(match) -> list[tuple[int, str]]:
 
 def bracket(request, event_id: int):
     event = event_get_for_viewer(event_id=event_id, user=request.user)
-    context = {
-        "event": event,
-        "view": bracket_for_event(event=event),
-        "refresh": REFRESH_SECONDS,
-        "is_director": EventRole.Role.DIRECTOR in event_roles(event=event, user=request.user),
-    }
-    return render(request, "tournaments/playoffs/bracket.html", context)
+    is_director = EventRole.Role.DIRECTOR in event_roles(event=event, user=request.user)
+    return live_page(
+        request,
+        version=lambda: event_version(event=event),
+        page="tournaments/playoffs/bracket.html",
+        part="tournaments/playoffs/_bracket_live.html",
+        context=lambda: {
+            "event": event,
+            "view": bracket_for_event(event=event),
+            "is_director": is_director,
+        },
+    )
 
 
 @login_required

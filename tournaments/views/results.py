@@ -19,6 +19,7 @@ from tournaments.selectors.access import (
     game_get_for_staff,
     table_get_for_staff,
 )
+from tournaments.selectors.live import event_version
 from tournaments.selectors.results import (
     flagged_tables,
     game_board,
@@ -33,6 +34,7 @@ from tournaments.services.corrections import (
 )
 from tournaments.services.errors import ServiceError
 from tournaments.views.confirm import Confirmation, confirm_page, confirmed
+from tournaments.views.live import live_page
 
 
 class PaperLineForm(forms.Form):
@@ -89,19 +91,30 @@ class CorrectionForm(forms.Form):
 def board(request, event_id: int, number: int):
     game = game_get_for_staff(event_id=event_id, number=number, user=request.user)
     event = game.event
-    rows = game_board(game=game)
-    context = {
-        "event": event,
-        "game": game,
-        "rows": rows,
-        "counts": {
+
+    def context() -> dict:
+        game.refresh_from_db(fields=["status"])
+        rows = game_board(game=game)
+        counts = {
             state: sum(r.state == state for r in rows)
             for state in ("waiting", "one reported", "disagree", "verified", "flagged")
-        },
-        "is_director": EventRole.Role.DIRECTOR in event_roles(event=event, user=request.user),
-    }
-    context["half_reported"] = context["counts"]["one reported"]
-    return render(request, "tournaments/results/board.html", context)
+        }
+        return {
+            "event": event,
+            "game": game,
+            "rows": rows,
+            "counts": counts,
+            "half_reported": counts["one reported"],
+            "is_director": EventRole.Role.DIRECTOR in event_roles(event=event, user=request.user),
+        }
+
+    return live_page(
+        request,
+        version=lambda: event_version(event=event),
+        page="tournaments/results/board.html",
+        part="tournaments/results/_board_live.html",
+        context=context,
+    )
 
 
 @login_required

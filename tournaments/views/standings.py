@@ -13,9 +13,11 @@ from django.views.decorators.http import require_POST
 from tournaments.models import EventRole, Playoff
 from tournaments.selectors.access import event_get_for_director, event_get_for_viewer, event_roles
 from tournaments.selectors.events import entries_of_event
+from tournaments.selectors.live import event_version
 from tournaments.selectors.results import standings_table
 from tournaments.services.corrections import tie_playoff_record
 from tournaments.services.errors import ServiceError
+from tournaments.views.live import live_page
 
 
 class PlayoffForm(forms.Form):
@@ -25,14 +27,15 @@ class PlayoffForm(forms.Form):
 
 def standings(request, event_id: int):
     event = event_get_for_viewer(event_id=event_id, user=request.user)
-    table = standings_table(event=event)
     is_director = EventRole.Role.DIRECTOR in event_roles(event=event, user=request.user)
-    return render(
+    return live_page(
         request,
-        "tournaments/results/standings.html",
-        {
+        version=lambda: event_version(event=event),
+        page="tournaments/results/standings.html",
+        part="tournaments/results/_standings_live.html",
+        context=lambda: {
             "event": event,
-            "standings": table,
+            "standings": standings_table(event=event),
             "is_director": is_director,
             "post_cut": Playoff.objects.filter(event=event).exists(),
         },

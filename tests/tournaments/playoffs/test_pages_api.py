@@ -71,7 +71,8 @@ def test_the_bracket_page_and_api_show_seeds_players_and_scores(built, client):
     html = page.content.decode()
     assert page.status_code == 200
     assert semi.entry_a.player.name in html and "1–0" in html and "Semi-finals" in html
-    assert 'http-equiv="refresh"' in html and "Match page" not in html
+    assert f'data-live-url="/events/{event.pk}/bracket/?part=live"' in html
+    assert "Match page" not in html
     data = _api().get(f"/api/v1/events/{event.pk}/bracket/").json()
     assert data["built"] and data["qualifiers"] == 3
     played = data["rounds"][0]["matches"][1]
