@@ -232,6 +232,19 @@ CELERY_BEAT_SCHEDULE = {
     "playoff-forfeits": {"task": "tournaments.tasks.apply_playoff_forfeits", "schedule": 60.0},
 }
 
+# Live polls (tournaments/selectors/live.py): what every poll of an event shares is kept this
+# long in each process's memory; a change still shows within the poll (static/js/live.js,
+# 3.5-4 s) plus this. Tests read versions right after each write, so they keep nothing.
+LIVE_SHARE_SECONDS = 0 if os.environ.get("PYTEST_VERSION") else 0.5
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "live": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "live",
+        "OPTIONS": {"MAX_ENTRIES": 5000},
+    },
+}
+
 # E-mail ("your next table", tournaments.services.table_emails). The console backend prints the
 # messages instead of sending them; production names Django's SMTP backend and its server.
 SITE_URL = env_str("SITE_URL", "http://localhost:8000").rstrip("/")

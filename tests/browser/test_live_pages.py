@@ -1,7 +1,7 @@
 """Pages that follow the event without a reload, in a real browser: the player's phone through
 disagreeing cards, a cross-check and the next table; the director's board, the standings and
 the bracket at a projector's size; the public event page. Each change must show within the
-poll (4 s, plus up to 0.5 s so a thousand phones do not ask at once) and the request.
+poll (3.5 s, plus up to 0.5 s so a thousand phones do not ask at once) and the request.
 
 Screenshots go to test-artifacts/ (live-*.png)."""
 
@@ -19,7 +19,7 @@ from tournaments.services.results import card_line_report, game_close
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-# The poll is every 4 to 4.5 s; the rest is room for a loaded test machine.
+# The poll is every 3.5 to 4 s; the rest is room for a loaded test machine.
 FOLLOWS_WITHIN_MS = 7000
 
 

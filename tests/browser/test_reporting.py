@@ -51,7 +51,7 @@ def test_player_reports_a_skunk_from_the_private_link(open_page, live_server, ev
     assert "Both cards agree: this game is verified." in other.content()
     screenshot(other, "report-verified")
 
-    # The winner's page, left open, follows without a reload (polling every 4 s).
+    # The winner's page, left open, follows without a reload (polling every 3.5 to 4 s).
     state.filter(has_text="Both cards agree").wait_for(timeout=8000)
     assert "verified" in page.locator(".card-table").inner_text()
 

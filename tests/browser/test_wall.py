@@ -86,7 +86,7 @@ def test_the_qualifying_wall_shows_every_player_within_the_cycle(
     before = row.text_content()
     card_line_report(seat=winner, won=True, spread=121)
     card_line_report(seat=loser, won=False, spread=121)
-    for _ in range(70):  # 7 s: the poll is every 4 to 4.5 s
+    for _ in range(70):  # 7 s: the poll is every 3.5 to 4 s
         if row.text_content() != before:
             break
         fast.wait_for_timeout(100)

@@ -1,8 +1,12 @@
-"""Live parts: a poll costs one query and answers 304 while nothing the page shows changed; any
-change a player or director could see gives a new version at once."""
+"""Live parts: a poll costs a query or two and answers 304 while nothing the page shows
+changed; any change a player or director could see gives a new version at once (here, where
+nothing is shared between polls) or within ``LIVE_SHARE_SECONDS``; a public page is rendered
+once per version."""
 
 import pytest
+from django.core.cache import caches
 from django.db import connection
+from django.test import override_settings
 from django.test.utils import CaptureQueriesContext
 
 from tournaments.models import Game, Notice, Table
@@ -25,7 +29,7 @@ def _part(client, entry, etag=None):
     return client.get(f"/r/{entry.report_token}/?part=live", **headers)
 
 
-def test_a_poll_is_one_query_and_304_until_something_changes(client, table):
+def test_a_poll_is_a_few_queries_and_304_until_something_changes(client, table):
     a, b = (seat.entry for seat in table.seats.order_by("position"))
     first = _part(client, a)
     assert first.status_code == 200 and first["Cache-Control"] == "private, no-cache"
@@ -34,7 +38,7 @@ def test_a_poll_is_one_query_and_304_until_something_changes(client, table):
     with CaptureQueriesContext(connection) as queries:
         again = _part(client, a, etag)
     assert again.status_code == 304 and again["ETag"] == etag and not again.content
-    assert len(queries) == 2  # the link's entry, then the version
+    assert len(queries) == 2  # the link's own version, the event's games
     card_line_report(seat=table.seats.get(entry=b), won=False, spread=12)
     changed = _part(client, a, etag)
     assert changed.status_code == 200 and changed["ETag"] != etag
@@ -83,3 +87,43 @@ def test_versions_stay_put_while_nothing_changes(table):
     entry = table.seats.first().entry
     assert entry_version(entry=entry) == entry_version(entry=entry)
     assert event_version(event=table.game.event) == event_version(event=table.game.event)
+
+
+def test_polls_of_one_event_share_its_part_of_the_version(client, table):
+    a, b = (seat.entry for seat in table.seats.order_by("position"))
+    caches["live"].clear()
+    with override_settings(LIVE_SHARE_SECONDS=30):
+        etags = {entry.pk: _part(client, entry)["ETag"] for entry in (a, b)}
+        with CaptureQueriesContext(connection) as queries:
+            assert _part(client, b, etags[b.pk]).status_code == 304
+        assert len(queries) == 1  # the link's own version: the event's games are shared
+        # What is the player's own still shows at once; only the shared part waits.
+        card_line_report(seat=table.seats.get(entry=b), won=False, spread=12)
+        assert _part(client, a, etags[a.pk]).status_code == 200
+    caches["live"].clear()
+
+
+def test_a_public_page_is_rendered_once_per_version(client, table, monkeypatch):
+    from tournaments.views import standings as standings_view
+
+    event = table.game.event
+    event.published = True
+    event.save(update_fields=["published"])
+    caches["live"].clear()
+    calls = []
+    real = standings_view.standings_table
+    monkeypatch.setattr(
+        standings_view, "standings_table", lambda **kw: calls.append(1) or real(**kw)
+    )
+    url = f"/events/{event.pk}/standings/"
+    first = client.get(url)
+    assert first.status_code == 200 and first["Cache-Control"] == "no-cache"
+    again = client.get(url)
+    assert again.content == first.content and len(calls) == 1
+    assert client.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+    a, b = table.seats.order_by("position")
+    card_line_report(seat=a, won=True, spread=30)
+    card_line_report(seat=b, won=False, spread=30)
+    changed = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert changed.status_code == 200 and len(calls) == 2
+    caches["live"].clear()

@@ -93,7 +93,7 @@ def test_the_wall_reads_a_constant_number_of_queries_whatever_the_field(
     qualified_event,  # noqa: F811
 ):
     counts = []
-    for players in (8, 20):
+    for players in (8, 14):  # the fixture's spreads stay positive up to 15 players
         event = qualified_event(players, 2, last_open=True)
         with CaptureQueriesContext(connection) as queries:
             wall(event=event)

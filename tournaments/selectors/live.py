@@ -11,7 +11,10 @@ shown within that time at worst, and time-limited parts (recent notices) age out
 
 Building those queries through the ORM costs more than running them (a poll is answered in a
 few milliseconds), so each is compiled to SQL once per process, for a placeholder id, and run
-for the id asked (``_run``).
+for the id asked (``_run``). What is the same for every poll of an event (its games and
+playoff, and the event's whole version) is kept ``LIVE_SHARE_SECONDS`` (half a second) in the
+process's memory (``_shared``): a thousand phones share a query a worker each half second, and
+a change still shows within the poll and that half second.
 """
 
 from __future__ import annotations
@@ -20,6 +23,8 @@ import functools
 import hashlib
 import time
 
+from django.conf import settings
+from django.core.cache import caches
 from django.db import connection
 from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery
 
@@ -40,19 +45,36 @@ from tournaments.models import (
 )
 
 SAFETY_SECONDS = 60
-_PLACEHOLDER = -7_000_000_000_001  # the id the queries are compiled for: never a row's id
+# What the queries are compiled for, in place of the id or link asked: never a row's.
+_PLACEHOLDERS = {int: -7_000_000_000_001, str: "\x00live-placeholder\x00"}
+_MISSING = object()
 
 
 @functools.cache
-def _compiled(build, vendor: str) -> tuple[str, tuple]:
-    """``build(id)``'s SQL and parameters, compiled once (per database kind)."""
-    return build(_PLACEHOLDER).query.sql_with_params()
+def _compiled(build, vendor: str, kind: type) -> tuple[str, tuple]:
+    """``build(placeholder)``'s SQL and parameters, compiled once (per database kind)."""
+    return build(_PLACEHOLDERS[kind]).query.sql_with_params()
 
 
-def _run(build, pk: int) -> tuple | None:
-    """The one row ``build(pk)`` selects, from SQL compiled once."""
-    sql, params = _compiled(build, connection.vendor)
-    params = tuple(pk if p == _PLACEHOLDER else p for p in params)
+def _shared(kind: str, pk: int, build) -> tuple | None:
+    """``_run(build, pk)``, kept ``LIVE_SHARE_SECONDS`` in this process's memory: the hundreds of
+    phones and screens polling one event within that time share one query."""
+    seconds = settings.LIVE_SHARE_SECONDS
+    if not seconds:
+        return _run(build, pk)
+    key = f"{kind}:{pk}"
+    row = caches["live"].get(key, _MISSING)
+    if row is _MISSING:
+        row = _run(build, pk)
+        caches["live"].set(key, row, seconds)
+    return row
+
+
+def _run(build, key: int | str) -> tuple | None:
+    """The one row ``build(key)`` selects, from SQL compiled once."""
+    sql, params = _compiled(build, connection.vendor, type(key))
+    placeholder = _PLACEHOLDERS[type(key)]
+    params = tuple(key if p == placeholder else p for p in params)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchone()
@@ -104,15 +126,30 @@ def _game_parts(event_ref) -> dict:
 
 
 def entry_version(*, entry: Entry) -> str:
-    """What the player's page shows: their tables' lines, the games, notices, their playoff."""
-    return _digest("entry", entry.pk, _run(_entry_row, entry.pk))
+    """What the player's page shows: their tables' lines, their seats and notices, and the
+    event's games and playoff (``_shared``: the same for every player of the event)."""
+    return _entry_digest(_run(_entry_row, entry.pk))
 
 
-def _entry_row(pk: int) -> QuerySet:
+def entry_version_by_token(*, token: str) -> str | None:
+    """``entry_version`` of the entry whose private link this is, without loading the entry
+    first (a poll answered 304 needs nothing else); None for a link that is not valid."""
+    row = _run(_entry_row, token) if token else None
+    return _entry_digest(row) if row is not None else None
+
+
+def _entry_digest(row: tuple) -> str:
+    pk, event_id = row[0], row[1]
+    return _digest("entry", pk, (row, _shared("games", event_id, _games_row)))
+
+
+def _entry_row(key: int | str) -> QuerySet:
+    """An entry by id, or by its private link."""
     me = OuterRef("pk")
-    event = OuterRef("event_id")
+    lookup = {"report_token": key} if isinstance(key, str) else {"pk": key}
     return (
-        Entry.objects.filter(pk=pk)
+        Entry.objects.filter(**lookup)
+        .order_by()
         .annotate(
             v_line=_newest(
                 CardLine.objects.filter(Q(seat__table__seats__entry=me) | Q(seat__entry=me)), "id"
@@ -120,10 +157,10 @@ def _entry_row(pk: int) -> QuerySet:
             v_seat=_newest(Seat.objects.filter(entry=me), "id"),
             v_notice=_newest(Notice.objects.filter(entry=me), "id"),
             v_notice_seen=_newest(Notice.objects.filter(entry=me), "seen_at"),
-            **_game_parts(event),
-            **_playoff_parts(event),
         )
         .values_list(
+            "pk",
+            "event_id",
             "status",
             "withdrawn_after_game",
             "missed_games",
@@ -132,6 +169,18 @@ def _entry_row(pk: int) -> QuerySet:
             "v_seat",
             "v_notice",
             "v_notice_seen",
+        )
+    )
+
+
+def _games_row(pk: int) -> QuerySet:
+    """The event's games and playoff: what every player's page shows alike."""
+    here = OuterRef("pk")
+    return (
+        Event.objects.filter(pk=pk)
+        .order_by()
+        .annotate(**_game_parts(here), **_playoff_parts(here))
+        .values_list(
             "v_published",
             "v_closed",
             "v_paired",
@@ -148,13 +197,14 @@ def _entry_row(pk: int) -> QuerySet:
 
 def event_version(*, event: Event) -> str:
     """What the board, standings, bracket, judges' calls and wall show, in one version."""
-    return _digest("event", event.pk, _run(_event_row, event.pk))
+    return _digest("event", event.pk, _shared("event", event.pk, _event_row))
 
 
 def _event_row(pk: int) -> QuerySet:
     here = OuterRef("pk")
     return (
         Event.objects.filter(pk=pk)
+        .order_by()
         .annotate(
             v_line=_newest(CardLine.objects.filter(seat__game__event=here), "id"),
             v_verified=_newest(Table.objects.filter(game__event=here), "verified_at"),

@@ -11,9 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from django.core.cache import caches
 from django.http import HttpResponse, HttpResponseNotModified
 from django.shortcuts import render
 from django.utils.cache import parse_etags
+
+# A kept rendering is found by its version, so it is never stale; this only frees the memory
+# of versions nobody asks for any more.
+RENDERED_SECONDS = 120
 
 
 def live_part(
@@ -38,15 +43,42 @@ def live_page(
     context: Callable[[], dict],
 ) -> HttpResponse:
     """A page with a live part: ``?part=live`` answers the part (or 304); otherwise the page.
-    Signed-in visitors get ``private`` answers (what they see may depend on who they are)."""
-    private = request.user.is_authenticated
-    if request.GET.get("part") == "live":
-        return live_part(
-            request,
-            version=version(),
-            render=lambda: render(request, part, context()),
-            private=private,
-        )
-    response = render(request, page, {**context(), "live_url": f"{request.path}?part=live"})
-    response["Cache-Control"] = "private, no-cache" if private else "no-cache"
+    Signed-in visitors get ``private`` answers (what they see may depend on who they are).
+    Anonymous visitors see the same page for a version: it carries the ETag too, and is
+    rendered once per version and process (``rendered_once``) however many spectators ask."""
+    is_part = request.GET.get("part") == "live"
+
+    def render_it() -> HttpResponse:
+        extra = {} if is_part else {"live_url": f"{request.path}?part=live"}
+        return render(request, part if is_part else page, {**context(), **extra})
+
+    if request.user.is_authenticated:
+        if is_part:
+            return live_part(request, version=version(), render=render_it)
+        response = render_it()
+        response["Cache-Control"] = "private, no-cache"
+        return response
+    current = version()
+    return live_part(
+        request,
+        version=current,
+        render=lambda: rendered_once(request, current, render_it),
+        private=False,
+    )
+
+
+def rendered_once(request, version: str, render_it: Callable[[], HttpResponse]) -> HttpResponse:
+    """``render_it()``, kept in this process's memory for ``version`` of this address: a public
+    page of a thousand rows is rendered once per change, not once per spectator. A page that
+    set a cookie or showed a message belongs to its visitor and is not kept."""
+    key = f"render:{request.get_full_path()}:{version}"
+    kept = caches["live"].get(key)
+    if kept is not None:
+        content, content_type = kept
+        return HttpResponse(content, content_type=content_type)
+    response = render_it()
+    messages = getattr(request, "_messages", None)
+    personal = request.META.get("CSRF_COOKIE_NEEDS_UPDATE") or (messages and messages.used)
+    if response.status_code == 200 and not personal and not response.cookies:
+        caches["live"].set(key, (response.content, response["Content-Type"]), RENDERED_SECONDS)
     return response

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from tournaments.models import Notice
 from tournaments.selectors.access import entry_get_by_token
-from tournaments.selectors.live import entry_version
+from tournaments.selectors.live import entry_version_by_token
 from tournaments.selectors.player_state import player_state
 from tournaments.selectors.players import entries_of_user, player_can_link
 from tournaments.selectors.results import entry_current_seat
@@ -41,6 +41,19 @@ class ReportForm(forms.Form):
 
 
 def player_page(request, token: str):
+    if request.method == "GET" and request.GET.get("part") == "live":
+        # A poll: answered 304 from the version alone, the entry loaded only to render.
+        version = entry_version_by_token(token=token)
+        if version is not None:
+            return live_part(
+                request,
+                version=version,
+                render=lambda: render(
+                    request,
+                    "tournaments/player/_live.html",
+                    player_page_context(request, entry_get_by_token(token=token)),
+                ),
+            )
     entry = entry_get_by_token(token=token)
     if request.method == "POST" and "link" in request.POST:
         # Asked, never on opening: a director who scans a player's scorecard stays themselves.
@@ -51,14 +64,6 @@ def player_page(request, token: str):
                 "your events are on “My games”.",
             )
         return redirect("player-page", token=token)
-    if request.method == "GET" and request.GET.get("part") == "live":
-        return live_part(
-            request,
-            version=entry_version(entry=entry),
-            render=lambda: render(
-                request, "tournaments/player/_live.html", player_page_context(request, entry)
-            ),
-        )
     extra, status = {}, 200
     if request.method == "POST":
         extra, status = _report(request, entry, ReportForm(request.POST))

@@ -11,7 +11,7 @@ from tournaments.selectors.final import event_final_results
 from tournaments.selectors.games import game_current, games_of_event
 from tournaments.selectors.live import event_version
 from tournaments.selectors.wall import wall
-from tournaments.views.live import live_part
+from tournaments.views.live import live_part, rendered_once
 
 # The wall shows each page this long, less when the field needs more pages: every row of
 # the whole field comes round within WALL_CYCLE_SECONDS (static/js/wall.js does the sums).
@@ -53,14 +53,18 @@ def event_wall(request, event_id: int):
     """The projector wall: full screen, no controls; its data area is a live part."""
     event = event_get_for_viewer(event_id=event_id, user=request.user)
     if request.GET.get("part") == "live":
+        current = event_version(event=event)
+
+        def render_part():
+            return render(request, "tournaments/wall/_live.html", {"wall": wall(event=event)})
+
+        if not event.published:  # only staff see it: no shared cache may keep it
+            return live_part(request, version=current, render=render_part)
         return live_part(
             request,
-            version=event_version(event=event),
-            render=lambda: render(
-                request, "tournaments/wall/_live.html", {"wall": wall(event=event)}
-            ),
-            # Only staff see an unpublished event's wall: no shared cache may keep it.
-            private=not event.published,
+            version=current,
+            render=lambda: rendered_once(request, current, render_part),
+            private=False,
         )
     form = WallForm(request.GET)
     seconds = form.cleaned_data["seconds"] if form.is_valid() else None
