@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PIP := $(BIN)/python -m pip --disable-pip-version-check -q
 
-.PHONY: run test lint format bench clean
+.PHONY: run test lint format bench bench-load clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,10 @@ format: $(VENV)/.installed-dev
 bench: $(VENV)/.installed-dev
 	$(BIN)/python bench/scoring.py
 	$(BIN)/python bench/pairing.py
+
+# A 1,024-player burst on gunicorn, PostgreSQL, Redis and a Celery worker (bench/load.py).
+bench-load: $(VENV)/.installed-dev
+	$(BIN)/python bench/load.py
 
 clean:
 	rm -rf $(VENV) staticfiles test-artifacts .pytest_cache

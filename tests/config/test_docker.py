@@ -64,6 +64,18 @@ def test_dockerfile_is_slim_non_root_and_collects_static():
     assert "gunicorn" in text
 
 
+def test_the_image_runs_gunicorn_with_the_projects_settings_file():
+    """gunicorn.conf.py holds the measured worker model and the log redaction: the image must
+    carry it, and no command line may override what it sets."""
+    dockerfile = (REPO / "docker" / "Dockerfile").read_text()
+    assert re.search(r"^COPY .*\bgunicorn\.conf\.py\b", dockerfile, re.M)
+    compose = (REPO / "docker" / "compose.yaml").read_text()
+    for text in (dockerfile, compose):
+        assert (
+            "--workers" not in text and "--threads" not in text and "--access-logfile" not in text
+        )
+
+
 @pytest.mark.services
 @pytest.mark.django_db(transaction=True)
 def test_gunicorn_with_production_settings_serves_pages_from_postgresql(tmp_path):

@@ -64,3 +64,30 @@ def test_the_same_player_reporting_twice_at_once_keeps_both_lines(event_in_play)
     lines = CardLine.objects.filter(seat=a, kind="reported")
     assert lines.count() == 2
     assert lines.filter(current=True).count() == 1
+
+
+def test_a_deadlock_is_run_again_and_both_writes_succeed(event_in_play):
+    """Two transactions that lock two tables in opposite orders: PostgreSQL ends one of them
+    (deadlock_detected); ``retry_on_conflict`` runs it again and both writes are kept."""
+    from tournaments.services.conflicts import retry_on_conflict
+
+    event = event_in_play(10)
+    one, two = Table.objects.filter(game__event=event, game__number=1).order_by("number")[:2]
+    both_locked_first = threading.Barrier(2)
+    runs = []
+
+    @retry_on_conflict
+    def lock_in_turn(first, second, note):
+        from django.db import transaction
+
+        with transaction.atomic():
+            runs.append(note)
+            Table.objects.select_for_update().get(pk=first.pk)
+            if runs.count(note) == 1:  # the first run of each: meet, then cross
+                both_locked_first.wait(timeout=10)
+            Table.objects.select_for_update().get(pk=second.pk)
+            CardLine.objects.filter(pk=-1).update(reason=note)  # a write in the transaction
+
+    errors = _race(lambda: lock_in_turn(one, two, "a"), lambda: lock_in_turn(two, one, "b"))
+    assert not errors, errors
+    assert sorted(runs) in (["a", "a", "b"], ["a", "b", "b"]), runs  # one of them ran twice

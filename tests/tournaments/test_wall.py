@@ -51,7 +51,9 @@ def test_the_wall_is_public_only_once_the_event_is_published(client, event_in_pl
     assert 'data-wall-cycle="120"' in html
 
 
-def test_a_wall_poll_is_cheap_and_304_until_a_result_changes_it(client, event_in_play):
+def test_a_wall_poll_is_cheap_and_304_until_a_result_changes_it(
+    client, event_in_play, django_capture_on_commit_callbacks
+):
     event = _publish(event_in_play(10))
     first = client.get(f"/events/{event.pk}/wall/?part=live")
     assert first.status_code == 200 and first["Cache-Control"] == "no-cache"
@@ -61,7 +63,10 @@ def test_a_wall_poll_is_cheap_and_304_until_a_result_changes_it(client, event_in
     assert again.status_code == 304 and not again.content
     assert len(queries) == 2  # the event, then its version
     table = Table.objects.get(game__event=event, game__number=1, number=1)
-    card_line_report(seat=table.seats.first(), won=True, spread=20)
+    a, b = table.seats.order_by("position")
+    with django_capture_on_commit_callbacks(execute=True):  # verified: the standings follow
+        card_line_report(seat=a, won=True, spread=20)
+        card_line_report(seat=b, won=False, spread=20)
     changed = client.get(f"/events/{event.pk}/wall/?part=live", HTTP_IF_NONE_MATCH=first["ETag"])
     assert changed.status_code == 200 and changed["ETag"] != first["ETag"]
 

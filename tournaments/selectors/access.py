@@ -222,7 +222,11 @@ def entry_get_by_token(*, token: str) -> Entry:
     The first use of a link that replaced another is noted (one update, only then): from that
     moment the director can no longer undo the new link (``services.links``)."""
     entry = (
-        Entry.objects.select_related("player", "event").filter(report_token=token).first()
+        # Unordered: the model's ordering by name would join the players for nothing.
+        Entry.objects.select_related("player", "event")
+        .filter(report_token=token)
+        .order_by()
+        .first()
         if token
         else None
     )

@@ -196,7 +196,7 @@ def _games_row(pk: int) -> QuerySet:
 
 
 def event_version(*, event: Event) -> str:
-    """What the board, standings, bracket, judges' calls and wall show, in one version."""
+    """What the director's board and the judges' calls show: every line and table too."""
     return _digest("event", event.pk, _shared("event", event.pk, _event_row))
 
 
@@ -230,6 +230,50 @@ def _event_row(pk: int) -> QuerySet:
             "v_answered",
             "v_entry",
             "v_checked_in",
+            "v_withdrawn",
+            "v_published",
+            "v_closed",
+            "v_paired",
+            "v_playoff",
+            "v_playoff_made",
+            "v_decided",
+            "v_clock",
+            "v_match_game",
+            "v_match_verified",
+            "v_match_line",
+        )
+    )
+
+
+def public_version(*, event: Event) -> str:
+    """What the public standings, bracket and wall show: the standings snapshots, the games'
+    pairings, the playoff, the entries. Not each card line or verified table: those reach
+    these pages through the standings job's next snapshot, so a burst of reports does not
+    make every spectator's page new at every report."""
+    return _digest("public", event.pk, _shared("public", event.pk, _public_row))
+
+
+def _public_row(pk: int) -> QuerySet:
+    here = OuterRef("pk")
+    return (
+        Event.objects.filter(pk=pk)
+        .order_by()
+        .annotate(
+            v_standings=_newest(StandingsSnapshot.objects.filter(event=here), "id"),
+            v_entry=_newest(Entry.objects.filter(event=here), "id"),
+            v_withdrawn=_count(
+                Entry.objects.filter(event=here, status=Entry.Status.WITHDRAWN), "event"
+            ),
+            **_game_parts(here),
+            **_playoff_parts(here),
+        )
+        .values_list(
+            "name",
+            "stage",
+            "published",
+            "finalised_at",
+            "v_standings",
+            "v_entry",
             "v_withdrawn",
             "v_published",
             "v_closed",

@@ -33,6 +33,7 @@ from scoring.games import (
 )
 from tournaments.models import Entry, Event, Match, MatchGame, MatchLine
 from tournaments.selectors.events import event_scoring_settings
+from tournaments.services.conflicts import retry_on_conflict
 from tournaments.services.errors import ServiceError
 from tournaments.services.playoffs import playoff_sync
 
@@ -160,6 +161,7 @@ def match_rederive(match: Match, *, when: datetime | None = None) -> bool:
     return state.decided
 
 
+@retry_on_conflict
 @transaction.atomic
 def match_game_report(
     *, match: Match, entry: Entry, won: bool, spread: int, user=None, source: str = Source.PLAYER

@@ -24,6 +24,7 @@ from tournaments.models import CardLine, Game, Notice, Seat, Table
 from tournaments.selectors.events import event_scoring_settings
 from tournaments.selectors.results import current_lines, report_refusal, unreported_entries
 from tournaments.services.audit import Kind, audit_record
+from tournaments.services.conflicts import retry_on_conflict
 from tournaments.services.errors import ServiceError
 from tournaments.services.standings import standings_request
 
@@ -74,11 +75,19 @@ def _verify_if_agreed(table: Table, user) -> bool:
     settings = event_scoring_settings(event=table.game.event)
     if not lines_reciprocal(_engine_line(a), _engine_line(b), settings):
         return False
-    for seat_id, line in ((seat_a, a), (seat_b, b)):
-        seat = Seat(pk=seat_id)
-        line_replace(
-            seat, "verified", _engine_line(line), source=Source.AGREED, user=None, reason=""
+    # Both verified lines in one write (no current verified line exists: checked above).
+    CardLine.objects.bulk_create(
+        CardLine(
+            seat_id=seat_id,
+            kind=CardLine.Kind.VERIFIED,
+            game_points=line.game_points,
+            plus=line.plus,
+            minus=line.minus,
+            source=Source.AGREED,
+            reason="",
         )
+        for seat_id, line in ((seat_a, a), (seat_b, b))
+    )
     mark_verified(table)
     return True
 
@@ -92,29 +101,10 @@ def mark_verified(table: Table, *, request_standings: bool = True) -> None:
         standings_request(event=table.game.event)
 
 
-@transaction.atomic
-def card_line_submit(
-    *, seat: Seat, line: EngineLine, user=None, source: str = Source.PLAYER
-) -> CardLine:
-    """Record a reported line for ``seat``; verify the game if the two cards now agree."""
-    seat = Seat.objects.select_related("game__event", "entry").get(pk=seat.pk)
-    table = _locked_table(seat)
-    refusal = report_refusal(seat=seat, table=table, by_player=source == Source.PLAYER)
-    if refusal:
-        raise ServiceError(refusal.message, code=refusal.code)
-    reported = line_replace(
-        seat, "reported", _checked(seat, line), source=source, user=user, reason=""
-    )
-    _verify_if_agreed(table, user)
-    return reported
-
-
-def card_line_preview(
-    *, seat: Seat, won: bool, spread: int, game_number: int | None = None, by_player: bool = True
-) -> tuple[EngineLine, str]:
-    """What a win or loss by ``spread`` puts on the card, and the engine's words for it."""
-    seat = Seat.objects.select_related("game__event", "table", "entry").get(pk=seat.pk)
-    refusal = report_refusal(seat=seat, table=seat.table, by_player=by_player)
+def _may_report(seat: Seat, table: Table | None, game_number: int | None, by_player: bool):
+    """Refuse, with the reason, a report ``seat`` may not make now (``report_refusal``), or
+    one made from a page showing another game than the one in play."""
+    refusal = report_refusal(seat=seat, table=table, by_player=by_player)
     if refusal:
         raise ServiceError(refusal.message, code=refusal.code)
     if game_number is not None and game_number != seat.game.number:
@@ -124,6 +114,14 @@ def card_line_preview(
             field="game",
             code="game_changed",
         )
+
+
+def card_line_preview(
+    *, seat: Seat, won: bool, spread: int, game_number: int | None = None, by_player: bool = True
+) -> tuple[EngineLine, str]:
+    """What a win or loss by ``spread`` puts on the card, and the engine's words for it."""
+    seat = Seat.objects.select_related("game__event", "table", "entry").get(pk=seat.pk)
+    _may_report(seat, seat.table, game_number, by_player)
     return line_preview(event=seat.game.event, won=won, spread=spread)
 
 
@@ -138,6 +136,8 @@ def line_preview(*, event, won: bool, spread: int) -> tuple[EngineLine, str]:
     return card_line_for(won, spread, settings), words
 
 
+@retry_on_conflict
+@transaction.atomic
 def card_line_report(
     *,
     seat: Seat,
@@ -146,19 +146,22 @@ def card_line_report(
     user=None,
     source=Source.PLAYER,
     game_number: int | None = None,
-):
-    """A player's (or a director's, from a paper card) "I won / I lost by N".
+) -> CardLine:
+    """A player's (or a director's, from a paper card) "I won / I lost by N": the line is
+    recorded for ``seat`` and the game verified if the two cards now agree.
 
     ``game_number`` is the game the player was looking at: if the next game was posted since,
-    the line is refused rather than saved against the wrong game."""
-    line, _ = card_line_preview(
-        seat=seat,
-        won=won,
-        spread=spread,
-        game_number=game_number,
-        by_player=source == Source.PLAYER,
+    the line is refused rather than saved against the wrong game. The seat is read once, the
+    table locked, and everything checked against what the lock protects."""
+    seat = Seat.objects.select_related("game__event", "entry").get(pk=seat.pk)
+    table = _locked_table(seat)
+    _may_report(seat, table, game_number, by_player=source == Source.PLAYER)
+    line, _ = line_preview(event=seat.game.event, won=won, spread=spread)
+    reported = line_replace(
+        seat, "reported", _checked(seat, line), source=source, user=user, reason=""
     )
-    return card_line_submit(seat=seat, line=line, user=user, source=source)
+    _verify_if_agreed(table, user)
+    return reported
 
 
 def sit_out_line_create(*, game: Game) -> None:

@@ -19,7 +19,7 @@ from tournaments.selectors.access import (
     match_game_get_for_director,
     match_get_for_director,
 )
-from tournaments.selectors.live import event_version
+from tournaments.selectors.live import public_version
 from tournaments.selectors.playoffs import bracket_for_event, entry_current_match, match_games
 from tournaments.services.errors import ServiceError
 from tournaments.services.playoffs import playoff_build_request
@@ -66,7 +66,7 @@ def bracket(request, event_id: int):
     is_director = EventRole.Role.DIRECTOR in event_roles(event=event, user=request.user)
     return live_page(
         request,
-        version=lambda: event_version(event=event),
+        version=lambda: public_version(event=event),
         page="tournaments/playoffs/bracket.html",
         part="tournaments/playoffs/_bracket_live.html",
         context=lambda: {

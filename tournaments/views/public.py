@@ -9,7 +9,7 @@ from tournaments.selectors.access import event_get_for_viewer, event_roles, job_
 from tournaments.selectors.events import events_published
 from tournaments.selectors.final import event_final_results
 from tournaments.selectors.games import game_current, games_of_event
-from tournaments.selectors.live import event_version
+from tournaments.selectors.live import public_version
 from tournaments.selectors.wall import wall
 from tournaments.views.live import live_part, rendered_once
 
@@ -53,7 +53,7 @@ def event_wall(request, event_id: int):
     """The projector wall: full screen, no controls; its data area is a live part."""
     event = event_get_for_viewer(event_id=event_id, user=request.user)
     if request.GET.get("part") == "live":
-        current = event_version(event=event)
+        current = public_version(event=event)
 
         def render_part():
             return render(request, "tournaments/wall/_live.html", {"wall": wall(event=event)})

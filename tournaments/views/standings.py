@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST
 from tournaments.models import EventRole, Playoff
 from tournaments.selectors.access import event_get_for_director, event_get_for_viewer, event_roles
 from tournaments.selectors.events import entries_of_event
-from tournaments.selectors.live import event_version
+from tournaments.selectors.live import public_version
 from tournaments.selectors.results import standings_table
 from tournaments.services.corrections import tie_playoff_record
 from tournaments.services.errors import ServiceError
@@ -30,7 +30,7 @@ def standings(request, event_id: int):
     is_director = EventRole.Role.DIRECTOR in event_roles(event=event, user=request.user)
     return live_page(
         request,
-        version=lambda: event_version(event=event),
+        version=lambda: public_version(event=event),
         page="tournaments/results/standings.html",
         part="tournaments/results/_standings_live.html",
         context=lambda: {

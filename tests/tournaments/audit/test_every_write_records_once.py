@@ -90,7 +90,6 @@ NOT_STAFF_ACTIONS = {
     "playoff_forfeits_apply_all": "the no-show clock on a schedule",
     "card_line_preview": "nothing is saved",
     "card_line_report": "a player's own report: its lines are its record",
-    "card_line_submit": "a player's own report: its lines are its record",
     "line_replace": "part of a result or correction",
     "mark_verified": "part of a result or correction",
     "sit_out_line_create": "part of publishing a game",
