@@ -11,14 +11,13 @@ Terms:
   six, and nobs is seven".
 
 Rank points (fifteens, pairs, runs) come from ``scoring.tables``; flush and nobs are added
-from the suits. Results are cached on the exact inputs, so counting the same hand twice
-costs a dictionary look-up.
+from the suits. Nothing is cached: every caller counts a hand once (a ruling, an award, the
+command line), and a cache on the inputs made hands it had not seen twice as slow (issue 15).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 from operator import attrgetter
 from typing import NamedTuple
 
@@ -81,34 +80,13 @@ def score_hand(
 
     Raises ``CardError`` for a bad token, a count other than four, or a repeated card.
     """
-    key = hand if isinstance(hand, str) else tuple(hand)
-    try:
-        return _score_cached(key, starter, bool(crib))
-    except TypeError:  # an unhashable token: the uncached path names it in a CardError
-        return score_hand_uncached(key, starter, bool(crib))
-
-
-@lru_cache(maxsize=1 << 14)
-def _score_cached(hand: str | tuple[str | Card, ...], starter: str | Card, crib: bool) -> HandScore:
-    return score_hand_uncached(hand, starter, crib)
-
-
-def clear_score_cache() -> None:
-    """Forget the cached results of ``score_hand`` (for measurements and tests)."""
-    _score_cached.cache_clear()
-
-
-def score_hand_uncached(
-    hand: str | Sequence[str | Card], starter: str | Card, crib: bool = False
-) -> HandScore:
-    """``score_hand`` computed afresh: parse, check and score through the table."""
     cards = parse_cards(hand)
     if len(cards) != 4:
         raise CardError(f"a hand has 4 cards, not {len(cards)}: {format_cards(cards)}")
     cut = parse_card(starter)
     if cut is cards[0] or cut is cards[1] or cut is cards[2] or cut is cards[3]:
         raise CardError(f"duplicate card: {cut} is the starter and in the hand")
-    return score_cards(cards, cut, crib)
+    return score_cards(cards, cut, bool(crib))
 
 
 def score_cards(hand: tuple[Card, ...], starter: Card, crib: bool) -> HandScore:

@@ -143,6 +143,15 @@ def test_bad_hands_are_card_errors(hand: str, starter: str, message: str) -> Non
         score_hand(hand.split(), starter)
 
 
+@pytest.mark.parametrize(
+    ("hand", "message"),
+    [(5, "not a list of cards: 5"), ([["5H"], "5D", "5S", "JC"], "not a card: \\['5H'\\]")],
+)
+def test_hands_that_are_not_card_lists_are_card_errors(hand: object, message: str) -> None:
+    with pytest.raises(CardError, match=message):
+        score_hand(hand, "5C")  # type: ignore[arg-type]
+
+
 def test_accepts_cards_lists_and_text() -> None:
     cards = parse_cards("4H 4D 5S 6C")
     assert score_hand(cards, parse_card("6D")) == score_hand(["4h", "4d", "5s", "6c"], "6d")
