@@ -37,6 +37,7 @@ if not SECRET_KEY:
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+CSRF_FAILURE_VIEW = "tournaments.views.errors.csrf_failure"  # the site's page: no inline style
 
 INSTALLED_APPS = [
     "django.contrib.admin",
