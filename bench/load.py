@@ -7,7 +7,8 @@ own; PostgreSQL is the one at ``PEGBOARD_BENCH_DATABASE_URL`` (default
 created and dropped). The load generator runs in this process, on the same cores.
 
 Set-up (untimed): an event of 1,024 checked-in players, entered through the services, game 1
-paired and published.
+paired and published; before each phase every player opens their page once (as after a
+game's publication; the time the server takes to render them all is printed).
 
 1. Burst: game 1's 1,024 card lines are posted to ``POST /api/v1/report/<token>/`` over 60 s,
    arrivals spread evenly in a random order of the seats (both players of a table report the
@@ -263,7 +264,22 @@ async def submit_all(port, reports, seconds: float, record: Record) -> None:
     await asyncio.gather(*(one(i, t, b) for i, (t, b) in enumerate(reports)))
 
 
-async def watch(port, event_id: int, tokens: list[str], record: Record, stop: asyncio.Event):
+async def open_pages(port, tokens: list[str]) -> tuple[dict[str, str], float]:
+    """Every player opens their page once (a few at a time, as after a game's publication):
+    the ETag each then polls with, and how long the server took to render them all."""
+    gate = asyncio.Semaphore(8)
+    start = time.monotonic()
+
+    async def one(token):
+        async with gate:
+            answer = await fetch(port, "GET", f"/r/{token}/?part=live")
+            return token, answer.headers.get("etag")
+
+    etags = dict(await asyncio.gather(*map(one, tokens)))
+    return etags, time.monotonic() - start
+
+
+async def watch(port, event_id, etags: dict[str, str], record: Record, stop: asyncio.Event):
     """Spectators on the standings page and every player's page polling, until ``stop``."""
 
     async def spectator(n):
@@ -278,7 +294,7 @@ async def watch(port, event_id: int, tokens: list[str], record: Record, stop: as
             await asyncio.sleep(SPECTATOR_EVERY)
 
     async def player(token):
-        etag = None
+        etag = etags.get(token)
         await asyncio.sleep(random.random() * (POLL_EVERY + POLL_JITTER))
         while not stop.is_set():
             path = f"/r/{token}/?part=live"
@@ -291,7 +307,7 @@ async def watch(port, event_id: int, tokens: list[str], record: Record, stop: as
                     record.errors.append(f"poll {answer.status}: {answer.body[:300]!r}")
             await asyncio.sleep(POLL_EVERY + random.random() * POLL_JITTER)
 
-    await asyncio.gather(*(spectator(n) for n in range(SPECTATORS)), *map(player, tokens))
+    await asyncio.gather(*(spectator(n) for n in range(SPECTATORS)), *map(player, etags))
 
 
 async def standings_lag(port, event_id: int, verified: int, record: Record) -> float:
@@ -310,8 +326,9 @@ async def standings_lag(port, event_id: int, verified: int, record: Record) -> f
 async def phase(port, event_id, reports, seconds, verified_after=None):
     record = Record()
     stop = asyncio.Event()
-    tokens = [token for token, _ in reports]
-    watchers = asyncio.create_task(watch(port, event_id, tokens, record, stop))
+    etags, opening = await open_pages(port, [token for token, _ in reports])
+    print(f"  (untimed: {len(etags)} players' pages opened in {opening:.0f} s)")
+    watchers = asyncio.create_task(watch(port, event_id, etags, record, stop))
     await asyncio.sleep(POLL_EVERY + POLL_JITTER)  # every page open and polling first
     await submit_all(port, reports, seconds, record)
     lag = None
@@ -320,6 +337,49 @@ async def phase(port, event_id, reports, seconds, verified_after=None):
     stop.set()
     await watchers
     return record, lag
+
+
+def _proc_table() -> dict[int, tuple[int, str, float]]:
+    """pid -> (parent pid, command name, CPU seconds so far), from /proc."""
+    tick = os.sysconf("SC_CLK_TCK")
+    table = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        name = stat[stat.index("(") + 1 : stat.rindex(")")]
+        fields = stat[stat.rindex(")") + 2 :].split()
+        table[int(entry.name)] = (int(fields[1]), name, (int(fields[11]) + int(fields[12])) / tick)
+    return table
+
+
+def cpu_by_part(stack: Stack) -> dict[str, float]:
+    """CPU seconds used so far by each part of the stack (a process and its children),
+    PostgreSQL (its server processes) and this load generator."""
+    table = _proc_table()
+
+    def tree(root: int) -> float:
+        total, todo = 0.0, [root]
+        while todo:
+            pid = todo.pop()
+            total += table.get(pid, (0, "", 0.0))[2]
+            todo += [child for child, (parent, _, _) in table.items() if parent == pid]
+        return total
+
+    parts = {name: tree(proc.pid) for name, proc in stack.procs.items()}
+    parts["postgres"] = sum(cpu for _, name, cpu in table.values() if name == "postgres")
+    parts["generator"] = time.process_time()
+    return parts
+
+
+def print_cpu(before: dict[str, float], after: dict[str, float], seconds: float) -> None:
+    shares = ", ".join(
+        f"{name} {(after[name] - before.get(name, 0.0)) / seconds:.2f}" for name in after
+    )
+    print(f"  cores used on average: {shares}")
 
 
 def p(values: list[float], q: int) -> float:
@@ -359,7 +419,9 @@ def main() -> None:
               f"{os.cpu_count()} cores shared with the load generator")  # fmt: skip
 
         verified = len(reports)
+        cpu_before, clock = cpu_by_part(stack), time.monotonic()
         burst, lag = asyncio.run(phase(stack.web_port, event.pk, reports, BURST_SECONDS, verified))
+        print_cpu(cpu_before, cpu_by_part(stack), time.monotonic() - clock)
         pages = burst.pages + burst.polls
         print(
             f"burst: {len(burst.submissions)} submissions in {BURST_SECONDS:.0f} s, "

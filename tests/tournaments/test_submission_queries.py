@@ -12,7 +12,7 @@ pytestmark = pytest.mark.django_db
 # The first card of a table: the link, the seat, the locked table, the line (retire, add),
 # the table's lines, then the new state for the answer. The second card also writes the two
 # verified lines and the table, and asks for the standings (a job row).
-FIRST_CARD, SECOND_CARD = 14, 19
+FIRST_CARD, SECOND_CARD = 13, 18
 
 
 def _queries(client, seat, body) -> int:

@@ -96,6 +96,8 @@ def bracket_for_event(*, event: Event) -> BracketView | None:
 
 def entry_current_match(*, entry: Entry) -> Match | None:
     """The player's match in the latest round they reached, byes aside; None if not seeded."""
+    if entry.event.stage not in (Event.Stage.PLAYOFFS, Event.Stage.FINISHED):
+        return None  # no bracket before the cut: no query for the thousand polls of a game
     return (
         matches_with_scores()
         .select_related("playoff__event")

@@ -76,6 +76,12 @@ def job_enqueue(
     return job
 
 
+# Jobs that wait a moment after being asked for, still pending, so that the requests of a
+# burst join them: during a game's last minutes a standings job is asked for at every verified
+# table; computed at most every couple of seconds, the standings still follow within 5 s.
+GATHER_SECONDS = {"standings": 2.0}
+
+
 def job_dispatch(*, job: Job) -> bool:
     """Hand the job's task to the broker; never raises. False: it stays waiting for the sweeper.
 
@@ -90,7 +96,10 @@ def job_dispatch(*, job: Job) -> bool:
     if queue.broker_recently_down():
         return False
     try:
-        app.tasks[job.task].apply_async(kwargs={"job_id": job.pk, **job.task_kwargs})
+        app.tasks[job.task].apply_async(
+            kwargs={"job_id": job.pk, **job.task_kwargs},
+            countdown=GATHER_SECONDS.get(job.kind, 0),
+        )
     except Exception as exc:  # kombu and redis raise several kinds; all mean "not sent"
         queue.broker_failed(exc)
         logger.warning("job %s (%s) not sent, it waits for the sweeper: %s", job.pk, job.kind, exc)
@@ -101,6 +110,7 @@ def job_dispatch(*, job: Job) -> bool:
 
 
 # A job's own send happens when its transaction commits; one older than this was not sent.
+# (A job sent with a countdown (GATHER_SECONDS) counts as sent: its dispatched_at is set.)
 _SEND_GRACE = timedelta(seconds=2)
 
 

@@ -89,6 +89,8 @@ NOT_STAFF_ACTIONS = {
     "match_state_of": "reads",
     "playoff_forfeits_apply_all": "the no-show clock on a schedule",
     "card_line_preview": "nothing is saved",
+    "retry_on_conflict": "runs another service again: that service records",
+    "retryable": "a check",
     "card_line_report": "a player's own report: its lines are its record",
     "line_replace": "part of a result or correction",
     "mark_verified": "part of a result or correction",

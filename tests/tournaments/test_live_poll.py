@@ -1,0 +1,81 @@
+"""The WSGI shortcut for players' polls: an unchanged poll is answered 304 before Django's
+request handling, with the ETag Django would send; anything else reaches Django unchanged."""
+
+from io import BytesIO
+
+import pytest
+from django.db import connection
+from django.test import override_settings
+from django.test.utils import CaptureQueriesContext
+
+from config.wsgi import application
+from tournaments.models import Table
+from tournaments.services.results import card_line_report
+
+pytestmark = pytest.mark.django_db
+
+
+def _call(path, query="part=live", etag=None, host="testserver", https=True):
+    environ = {
+        "REQUEST_METHOD": "GET",
+        "PATH_INFO": path,
+        "QUERY_STRING": query,
+        "SERVER_NAME": "testserver",
+        "SERVER_PORT": "80",
+        "HTTP_HOST": host,
+        "wsgi.url_scheme": "http",
+        "wsgi.input": BytesIO(),
+        "wsgi.errors": BytesIO(),
+        "wsgi.version": (1, 0),
+        "wsgi.multithread": False,
+        "wsgi.multiprocess": True,
+        "wsgi.run_once": False,
+    }
+    if https:
+        environ["HTTP_X_FORWARDED_PROTO"] = "https"
+    if etag:
+        environ["HTTP_IF_NONE_MATCH"] = etag
+    answer = {}
+
+    def start_response(status, headers, exc_info=None):
+        answer["status"], answer["headers"] = int(status.split()[0]), dict(headers)
+
+    body = b"".join(application(environ, start_response))
+    return answer["status"], answer["headers"], body
+
+
+@pytest.fixture
+def seats(event_in_play):
+    table = Table.objects.get(game__event=event_in_play(10), game__number=1, number=1)
+    return table.seats.select_related("entry").order_by("position")
+
+
+@override_settings(SECURE_SSL_REDIRECT=True)
+def test_an_unchanged_poll_is_answered_before_django(seats):
+    a, b = seats
+    path = f"/r/{a.entry.report_token}/"
+    status, headers, body = _call(path)  # no ETag yet: Django renders the part
+    assert status == 200 and b"Game 1" in body and "Content-Security-Policy" in headers
+    etag = headers["ETag"]
+    with CaptureQueriesContext(connection) as queries:
+        status, headers, body = _call(path, etag=etag)
+    assert (status, headers["ETag"], body) == (304, etag, b"")
+    assert headers["Cache-Control"] == "private, no-cache"
+    assert "Content-Security-Policy" not in headers  # Django's middleware never ran
+    assert len(queries) == 2  # the link's version and the event's games, nothing else
+
+    card_line_report(seat=b, won=False, spread=12)  # the opponent reports: a new version
+    status, headers, body = _call(path, etag=etag)
+    assert status == 200 and headers["ETag"] != etag and b"your turn" in body
+
+
+@override_settings(SECURE_SSL_REDIRECT=True)
+def test_what_django_would_refuse_or_redirect_reaches_django(seats):
+    a, _ = seats
+    path = f"/r/{a.entry.report_token}/"
+    etag = _call(path)[1]["ETag"]
+    assert _call(path, etag=etag, host="evil.example")[0] == 400
+    # Plain HTTP where HTTPS is required: Django's answer (its middleware adds the policy).
+    assert "Content-Security-Policy" in _call(path, etag=etag, https=False)[1]
+    assert _call("/r/not-a-link/", etag=etag)[0] == 404
+    assert _call(path, query="", etag=etag)[0] == 200  # the whole page, not a poll
