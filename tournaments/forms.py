@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
-from django import forms
+from typing import Any, NamedTuple
 
-from tournaments.models import Event, EventRole
+from django import forms
+from django.template.defaultfilters import pluralize
+
+from tournaments.core.bracket import cut_for
+from tournaments.core.mrp import MRP_TABLES
+from tournaments.core.pairing_rules import max_games
+from tournaments.models import Entry, Event, EventRole
 from tournaments.presets import PRESETS
 from tournaments.services.entries import csv_upload_text
 from tournaments.services.errors import ServiceError
+from tournaments.services.playoffs import best_of_for_round
 
 
 class EventCreateForm(forms.Form):
@@ -22,12 +29,319 @@ class EventCreateForm(forms.Form):
     )
 
 
+BEST_OF_FIELDS = ("best_of_all", "best_of_semi", "best_of_final")
+
+
+def _best_of_label(games: int) -> str:
+    return "1 game" if games == 1 else f"Best of {games} (first to win {games // 2 + 1})"
+
+
+BEST_OF_CHOICES = [(n, _best_of_label(n)) for n in (1, 3, 5, 7, 9)]
+SAME_AS_OTHER_ROUNDS = ("", "Same as the other rounds")
+
+
+class BestOf(NamedTuple):
+    """Playoff lengths as the page asks for them; ``custom`` when the stored list says more."""
+
+    every: int
+    semi: int | None
+    final: int | None
+    custom: bool
+
+
+def field_size(event: Event) -> int:
+    """The players the settings page counts: entered (registration) or checked in (after)."""
+    if event.pk is None:
+        return 0
+    if event.stage == Event.Stage.REGISTRATION:
+        return event.entries.exclude(status=Entry.Status.WITHDRAWN).count()
+    return event.entries.filter(status=Entry.Status.CHECKED_IN).count()
+
+
+def playoff_rounds(entrants: int, ratio: int) -> int | None:
+    """Rounds of the bracket ``entrants`` would make; None without players or playoffs."""
+    if not ratio or entrants < 1:
+        return None
+    return cut_for(entrants, ratio).lines.bit_length() - 1  # lines are a power of two
+
+
+def best_of_read(event: Event, rounds: int | None) -> BestOf:
+    """``event.playoff_best_of`` as one length, a semi-final and a final one, for ``rounds``."""
+    known = max(rounds or 0, len(event.playoff_best_of or []), 1)
+    per_round = [best_of_for_round(event=event, round=r) for r in range(1, known + 1)]
+    if not rounds or rounds < 2:
+        return BestOf(per_round[0], None, None, custom=not rounds and len(set(per_round)) > 1)
+    every = per_round[0]
+    semi, final = per_round[rounds - 2], per_round[rounds - 1]
+    custom = any(n != every for n in per_round[: rounds - 2])
+    return BestOf(every, semi if semi != every else None, final if final != every else None, custom)
+
+
+def best_of_list(every: int, semi: int | None, final: int | None, rounds: int | None) -> list:
+    """The list ``best_of_for_round`` reads (by round from round 1, the last repeating).
+
+    Without a semi-final or final length it is ``[every]``, right for any bracket. With one, the
+    list is laid out for ``rounds`` (the form refuses that when the bracket is not known).
+    """
+    if semi is None and final is None:
+        return [every]
+    if not rounds:
+        raise ValueError("a semi-final or final length needs the number of rounds")
+    last_two = [semi or every, final or every][-rounds:]
+    per_round = [every] * max(rounds - 2, 0) + last_two
+    while len(per_round) > 1 and per_round[-1] == per_round[-2]:
+        per_round.pop()  # the last value repeats anyway
+    return per_round
+
+
+def best_of_words(per_round: list) -> str:
+    """A stored list in words: "round 1 best of 3, round 2 best of 5, from round 3 best of 7"."""
+    *first, last = per_round
+    parts = [f"round {r} best of {n}" for r, n in enumerate(first, start=1)]
+    return ", ".join([*parts, f"from round {len(per_round)} best of {last}"])
+
+
+def _words(numbers: list[int]) -> str:
+    return " or ".join([", ".join(map(str, numbers[:-1])), str(numbers[-1])]).removeprefix(" or ")
+
+
+def games_hint(event: Event, entrants: int) -> str:
+    """How many qualifying games suit the field: the longest length the ACC tables for this
+    kind of event (or the preset's) that ``entrants`` can play within the meeting cap."""
+    if event.kind in MRP_TABLES:
+        lengths, what = sorted(MRP_TABLES[event.kind].thresholds), f"ACC {event.get_kind_display()}"
+    elif event.preset in PRESETS:
+        low, high = PRESETS[event.preset].games_range
+        lengths, what = list(range(low, high + 1)), PRESETS[event.preset].name
+    else:
+        lengths, what = [], ""
+    meet = (
+        "meeting anyone twice"
+        if event.max_meetings == 1
+        else f"meeting anyone more than {event.max_meetings} times"
+    )
+    longest = max_games(entrants, event.max_meetings)
+    tabled = f"{what} ({_words(lengths)} games)" if lengths else ""
+    if entrants < 2:
+        start = f"{what} lengths: {_words(lengths)} games. " if lengths else ""
+        return start + "Once players have entered, this suggests a length for the field."
+    fitting = [n for n in lengths if n <= longest]
+    if fitting:
+        return (
+            f"With {entrants} entrants, the ACC schedule suggests {fitting[-1]} games: the "
+            f"longest {tabled} that {entrants} players can play without {meet}."
+        )
+    shortest = f": fewer than the shortest {what} ({lengths[0]} games)" if lengths else ""
+    return f"With {entrants} entrants, at most {longest} games avoid {meet}{shortest}."
+
+
 class EventSettingsForm(forms.ModelForm):
+    """Every setting of an event in plain words, in the sections the page shows.
+
+    Playoff lengths: ``Event.playoff_best_of`` lists games per match by round, from round 1, the
+    last value repeating (``services.playoffs.best_of_for_round``). The page asks for one length
+    for every round, and optionally another for the semi-finals and for the final. Because the
+    list counts from round 1, where the semi-finals fall depends on the bracket: with an
+    override the form lays the list out for the bracket the current field makes (``rounds``);
+    without one it stores ``[n]``, right for any bracket. A list the three choices cannot show
+    (``BestOf.custom``) is kept as it is unless a length is changed.
+    """
+
+    best_of_all = forms.TypedChoiceField(
+        coerce=int,
+        choices=BEST_OF_CHOICES,
+        label="Playoff matches",
+        help_text="Games in each playoff match, every round. ACC: best of 5.",
+    )
+    best_of_semi = forms.TypedChoiceField(
+        coerce=int,
+        empty_value=None,
+        required=False,
+        choices=[SAME_AS_OTHER_ROUNDS, *BEST_OF_CHOICES],
+        label="Semi-finals",
+    )
+    best_of_final = forms.TypedChoiceField(
+        coerce=int,
+        empty_value=None,
+        required=False,
+        choices=[SAME_AS_OTHER_ROUNDS, *BEST_OF_CHOICES],
+        label="Final",
+    )
+
+    SECTIONS = (
+        ("event", "The event", ("name", "starts_on", "sanctioned", "rulebook_edition")),
+        (
+            "games",
+            "Games and scoring",
+            (
+                "qualifying_games", "max_meetings", "pairing_mode", "target_score",
+                "win_points", "skunk_margin", "skunk_points", "double_skunk_margin",
+                "double_skunk_points", "sit_out_game_points", "sit_out_spread", "muggins",
+            ),
+        ),
+        (
+            "playoffs",
+            "The cut and playoffs",
+            ("qualifier_ratio", *BEST_OF_FIELDS, "playoff_first_deal", "consolation_eligibility"),
+        ),
+        ("money", "Money", ()),
+        ("publishing", "Publishing", ("published",)),
+    )  # fmt: skip
+
     class Meta:
         model = Event
-        fields = ["name", "starts_on", "published", *Event.SETTINGS]
+        fields = [
+            "name",
+            "starts_on",
+            "published",
+            *(name for name in Event.SETTINGS if name != "playoff_best_of"),
+        ]
         widgets = {"starts_on": forms.DateInput(attrs={"type": "date"})}
-        help_texts = {"published": "Visitors may see published pairings and standings."}
+        labels = {
+            "name": "Event name",
+            "starts_on": "Date",
+            "sanctioned": "ACC-sanctioned",
+            "rulebook_edition": "Rulebook",
+            "qualifying_games": "Qualifying games",
+            "max_meetings": "Most games against one opponent",
+            "pairing_mode": "How players are paired",
+            "target_score": "Game to",
+            "win_points": "Game points for a win",
+            "skunk_margin": "A skunk is a win by at least",
+            "skunk_points": "Game points for a skunk",
+            "double_skunk_margin": "A double skunk is a win by at least",
+            "double_skunk_points": "Game points for a double skunk",
+            "sit_out_game_points": "Game points for sitting out",
+            "sit_out_spread": "Spread for sitting out",
+            "muggins": "Muggins",
+            "qualifier_ratio": "Entrants per playoff place",
+            "playoff_first_deal": "First deal in a playoff game",
+            "consolation_eligibility": "Who may enter the Consolation",
+            "published": "Published",
+        }
+        help_texts = {
+            "name": "As players and spectators will see it.",
+            "starts_on": "The first day of play.",
+            "sanctioned": "Qualifiers who are ACC members earn Master Rating Points.",
+            "rulebook_edition": "The ACC rules the judges follow; every ruling records it.",
+            "max_meetings": "1: a new opponent every game. 2: the two-games-per-opponent format.",
+            "pairing_mode": "Random: anyone not met yet. By standings: players with similar "
+            "records meet.",
+            "target_score": "Points that win a game. ACC: 121.",
+            "win_points": "ACC: 2.",
+            "skunk_margin": "ACC: 31 (the loser has 90 or less).",
+            "skunk_points": "ACC: 3.",
+            "double_skunk_margin": "ACC: 61. Leave empty for no double skunk.",
+            "double_skunk_points": "ACC: 3, as a skunk; the double is kept as a statistic.",
+            "sit_out_game_points": "With an odd number of players one sits out each game and "
+            "is scored as a win. ACC: 2.",
+            "sit_out_spread": "ACC: 10.",
+            "muggins": "Players may claim points their opponent missed. Off in ACC play.",
+            "qualifier_ratio": "ACC: 4, so a quarter of the field qualifies (rounded up). "
+            "0: no playoffs.",
+            "playoff_first_deal": "Who deals first in each game of a playoff match.",
+            "consolation_eligibility": "Used when a Consolation is made from this event's cut.",
+            "published": "Players and spectators can see the pairings, standings and bracket.",
+        }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        event = self.instance
+        self.entrants, self.ratio = field_size(event), event.qualifier_ratio
+        self.rounds = playoff_rounds(self.entrants, self.ratio)
+        self.best_of = best_of_read(event, self.rounds)
+        for name, games in zip(BEST_OF_FIELDS, self.best_of[:3], strict=True):
+            self.initial.setdefault(name, games)
+            field = self.fields[name]
+            if games is not None and games not in dict(field.choices):
+                field.choices = [*field.choices, (games, _best_of_label(games))]
+        base = "Games everyone plays before the cut."
+        self.fields["qualifying_games"].help_text = f"{base} {games_hint(event, self.entrants)}"
+        where = ""
+        if self.rounds and self.rounds >= 2:
+            where = (
+                f" With the field as it is now, they are round {self.rounds - 1} of {self.rounds}."
+            )
+        self.fields["best_of_semi"].help_text = f"Only if they are longer or shorter.{where}"
+        if self.rounds:
+            where = f" With the field as it is now, it is round {self.rounds}."
+        self.fields["best_of_final"].help_text = f"Only if it is longer or shorter.{where}"
+
+    @property
+    def sections(self) -> list[dict]:
+        return [
+            {"slug": slug, "heading": heading, "fields": [self[name] for name in names]}
+            for slug, heading, names in self.SECTIONS
+        ]
+
+    def custom_words(self) -> str:
+        """The stored playoff lengths in words, when the three choices cannot show them."""
+        return best_of_words(list(self.instance.playoff_best_of)) if self.best_of.custom else ""
+
+    def cut_words(self) -> str:
+        """The bracket the current field makes with the saved ratio, for the playoff section."""
+        ratio = self.ratio
+        if not ratio:
+            return "No playoffs: the qualifier ratio is 0."
+        if self.entrants < 1:
+            return (
+                "Nobody has entered yet, so the size of the bracket is not known: lengths for "
+                "the semi-finals and the final can be chosen once players have entered."
+            )
+        cut = cut_for(self.entrants, ratio)
+        byes = f"{cut.byes or 'no'} bye{pluralize(cut.byes)}"
+        shape = f"{cut.qualifiers} qualify: a bracket of {cut.lines} with {byes}"
+        rounds = self.rounds
+        played = f", played in {rounds} round{pluralize(rounds)}" if rounds else ", and no matches"
+        return f"With {self.entrants} entrants, {shape}{played}."
+
+    def clean(self):
+        data = super().clean()
+        ratio = data.get("qualifier_ratio", self.ratio)
+        self.rounds_after = playoff_rounds(self.entrants, ratio)
+        for name, what in (("best_of_semi", "semi-finals"), ("best_of_final", "final")):
+            if data.get(name) is not None:
+                problem = self._override_problem(what, ratio, self.rounds_after)
+                if problem:
+                    self.add_error(name, problem)
+        return data
+
+    def _override_problem(self, what: str, ratio: int, rounds: int | None) -> str | None:
+        same = "choose “Same as the other rounds”"
+        if not ratio:
+            return f"This event has no playoffs (the qualifier ratio is 0): {same}."
+        if rounds is None:
+            return (
+                f"Which round is the {what} depends on how many players qualify: enter the "
+                f"players first, or {same}."
+            )
+        if rounds == 0:
+            return f"With {self.entrants} entrants only one player qualifies: {same}."
+        if what == "semi-finals" and rounds < 2:
+            return f"With {self.entrants} entrants the bracket has no semi-finals: {same}."
+        return None
+
+    def changes(self) -> dict[str, Any]:
+        """The settings this form changes, as ``event_update_settings`` takes them."""
+        changes = {
+            name: self.cleaned_data[name]
+            for name in self.changed_data
+            if name not in BEST_OF_FIELDS
+        }
+        per_round = self._best_of_change()
+        if per_round is not None:
+            changes["playoff_best_of"] = per_round
+        return changes
+
+    def _best_of_change(self) -> list | None:
+        touched = set(BEST_OF_FIELDS) & set(self.changed_data)
+        if not touched and (self.best_of.custom or self.rounds_after == self.rounds):
+            return None  # as stored: the list keeps its meaning for this bracket
+        data = self.cleaned_data
+        per_round = best_of_list(
+            data["best_of_all"], data["best_of_semi"], data["best_of_final"], self.rounds_after
+        )
+        return None if per_round == list(self.instance.playoff_best_of or []) else per_round
 
 
 class RegistrationForm(forms.Form):
@@ -45,7 +359,9 @@ class ImportForm(forms.Form):
     file = forms.FileField(
         label="CSV file",
         required=False,
-        help_text="First row: name, acc_number, club, email, phone (only name is required).",
+        help_text="Saved from a spreadsheet (comma, semicolon or tab). The first row names the "
+        "columns: a name (or first and last name) is required; ACC number, club, e-mail and "
+        "phone are read too. Players already entered are skipped.",
     )
     text = forms.CharField(required=False, widget=forms.HiddenInput)
     check_in = forms.BooleanField(required=False, label="Check everyone in")

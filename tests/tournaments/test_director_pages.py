@@ -104,7 +104,7 @@ def test_settings_change_before_play_but_not_after(
         for k, v in client.get(f"/events/{event.pk}/settings/").context["form"].initial.items()
         if v is not None
     }
-    form.update(qualifying_games=8, playoff_best_of="[3]", muggins="")
+    form.update(qualifying_games=8, best_of_all="3", muggins="")
     assert client.post(f"/events/{event.pk}/settings/", form).status_code == 302
     event.refresh_from_db()
     assert event.qualifying_games == 8

@@ -64,7 +64,12 @@ class EntryListView(GenericAPIView):
 
 
 class EntriesImportView(APIView):
-    """Enter every row of a CSV file, or nobody: each bad row is named in the 400 response."""
+    """Enter every new row of a CSV file, or nobody: each bad row is named in the 400 response.
+
+    The file is read as a spreadsheet saves it: comma, semicolon or tab; the usual header
+    names ("ACC #", "Player Name", "First Name" + "Last Name"). The response lists the entries
+    made (or restored after a withdrawal); rows naming a player already entered in this event
+    are skipped and not listed, so an updated list can be sent again."""
 
     permission_classes = [permissions.IsAuthenticated]
     parser_classes = [MultiPartParser, FormParser, JSONParser]
@@ -74,14 +79,14 @@ class EntriesImportView(APIView):
         event = event_get_for_director(event_id=event_id, user=request.user)
         form = EntriesImportSerializer(data=request.data)
         form.is_valid(raise_exception=True)
-        entries = entries_import_csv(
+        result = entries_import_csv(
             event=event,
             text=form.validated_data["text"],
             check_in=form.validated_data["check_in"],
             user=request.user,
             matches=form.validated_data.get("matches"),
         )
-        imported = entries_of_event_qs().filter(pk__in=[e.pk for e in entries])
+        imported = entries_of_event_qs().filter(pk__in=[e.pk for e in result.entries])
         return Response(
             EntrySerializer(imported, many=True).data,
             status=status.HTTP_201_CREATED,

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST
 from tournaments.forms import ImportForm, RegistrationForm
 from tournaments.selectors.access import entry_get_for_director, event_get_for_director
 from tournaments.services import entries as entry_services
-from tournaments.services.errors import RowErrors, ServiceError
+from tournaments.services.errors import ServiceError
 from tournaments.services.links import UNDO_WINDOW, entry_token_restore, entry_token_revoke
 from tournaments.services.withdrawals import entry_rejoin, entry_withdraw
 from tournaments.views.confirm import Confirmation, confirm_page, confirmed
@@ -60,12 +60,15 @@ def entry_add(request, event_id: int):
 @login_required
 @require_POST
 def entries_import(request, event_id: int):
+    """Import a list. Refused, the manage page comes back at the import form (the form posts
+    to ``#import-problems``) with every problem listed and focused; done, the counts are a
+    message at the top of the manage page."""
     event = event_get_for_director(event_id=event_id, user=request.user)
     form = ImportForm(request.POST, request.FILES)
-    row_errors = []
+    row_errors, skipped = [], []
     if form.is_valid():
         try:
-            imported = entry_services.entries_import_csv(
+            result = entry_services.entries_import_csv(
                 event=event,
                 text=form.cleaned_data["text"],
                 check_in=form.cleaned_data["check_in"],
@@ -80,15 +83,15 @@ def entries_import(request, event_id: int):
                 "check_in": form.cleaned_data["check_in"],
             }
             return render(request, "tournaments/director/import_choices.html", context)
-        except RowErrors as exc:
-            row_errors = exc.errors
-            form.add_error("file", "Nothing was imported. Fix these rows and upload again.")
+        except entry_services.ImportRowErrors as exc:
+            row_errors, skipped = exc.lines, exc.skipped
         except ServiceError as exc:
             form.add_error("file", exc.message)
         else:
-            messages.success(request, f"Imported {len(imported)} players.")
+            messages.success(request, result.message)
             return redirect("event-manage", event_id=event.pk)
     context = dashboard_context(event, import_form=form, import_errors=row_errors)
+    context["import_skipped"] = skipped
     return render(request, MANAGE, context, status=400)
 
 

@@ -3,6 +3,8 @@ registration. Entering players is in ``director_entries``, roles in ``director_r
 
 from __future__ import annotations
 
+from copy import copy
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
@@ -16,10 +18,12 @@ from tournaments.forms import (
     RoleForm,
 )
 from tournaments.models import Entry
+from tournaments.presets import PRESETS
 from tournaments.selectors.access import event_get_for_director
 from tournaments.selectors.events import (
     entries_of_event,
     event_next_game_number,
+    event_play_started,
     event_role_holders,
     events_directed_by,
 )
@@ -80,19 +84,29 @@ def event_manage(request, event_id: int):
 @login_required
 def event_settings(request, event_id: int):
     event = event_get_for_director(event_id=event_id, user=request.user)
-    form = EventSettingsForm(request.POST or None, instance=event)
-    if request.method == "POST" and form.is_valid():
-        changes = {name: form.cleaned_data[name] for name in form.changed_data}
-        try:
-            event_services.event_update_settings(event=event, user=request.user, **changes)
-        except ServiceError as exc:
-            form.add_error(exc.field if exc.field in form.fields else None, exc.message)
-        else:
-            messages.success(request, "Settings saved.")
-            return redirect("event-manage", event_id=event.pk)
-    return render(
-        request, "tournaments/director/event_settings.html", {"event": event, "form": form}
-    )
+    # The form works on a copy: a refused post must not show its values as the saved ones.
+    form = EventSettingsForm(request.POST or None, instance=copy(event))
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                event_services.event_update_settings(
+                    event=event, user=request.user, **form.changes()
+                )
+            except ServiceError as exc:
+                field = "best_of_all" if exc.field == "playoff_best_of" else exc.field
+                form.add_error(field if field in form.fields else None, exc.message)
+            else:
+                messages.success(request, "Settings saved.")
+                return redirect("event-manage", event_id=event.pk)
+        status = 400
+    context = {
+        "event": event,
+        "form": form,
+        "preset": PRESETS.get(event.preset),
+        "play_started": event_play_started(event=event),
+    }
+    return render(request, "tournaments/director/event_settings.html", context, status=status)
 
 
 @login_required

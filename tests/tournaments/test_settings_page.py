@@ -1,0 +1,252 @@
+"""The event settings page in plain words: sections, playoff lengths as choices mapped to the
+stored per-round list, the preset's name, a games hint from the field, the publish reminder."""
+
+from __future__ import annotations
+
+import re
+from itertools import product
+
+import pytest
+from rest_framework.test import APIClient
+
+from tests.factories import EventFactory, PlayerFactory, UserFactory
+from tournaments.forms import (
+    BEST_OF_FIELDS,
+    EventSettingsForm,
+    best_of_list,
+    best_of_read,
+    playoff_rounds,
+)
+from tournaments.models import Entry, Event
+from tournaments.services.playoffs import best_of_for_round
+
+pytestmark = pytest.mark.django_db
+REMINDER = "cannot see this event until you publish it"
+LENGTHS = (1, 3, 5, 7)
+
+
+@pytest.fixture
+def director(client):
+    user = UserFactory(username="td")
+    client.force_login(user)
+    return user
+
+
+def _event(director, players=0, **settings):
+    event = EventFactory(director=director, **settings)
+    people = PlayerFactory.create_batch(players)
+    Entry.objects.bulk_create(Entry(event=event, player=p) for p in people)
+    return event
+
+
+def _url(event):
+    return f"/events/{event.pk}/settings/"
+
+
+def _form(client, event, **changes):
+    """What the page posts when the director changes ``changes``: every field as shown."""
+    form = client.get(_url(event)).context["form"]
+    data = {}
+    for field in form:
+        value = field.value()
+        if isinstance(value, bool):
+            if value:
+                data[field.name] = "on"
+            continue
+        data[field.name] = "" if value is None else value
+    return {**data, **changes}
+
+
+def _lengths(per_round, rounds):
+    return [best_of_for_round(event=Event(playoff_best_of=per_round), round=r) for r in rounds]
+
+
+@pytest.mark.parametrize("rounds", range(1, 7))
+def test_every_choice_means_the_same_to_the_bracket(rounds):
+    """Whatever the three choices, each round of a bracket of ``rounds`` rounds gets the length
+    chosen for it, and reading the stored list gives the choices back."""
+    overrides = (None, *LENGTHS)
+    for every, semi, final in product(LENGTHS, overrides, overrides):
+        if semi is not None and rounds < 2:
+            continue  # the form refuses a semi-final length without semi-finals
+        per_round = best_of_list(every, semi, final, rounds)
+        wanted = [every] * (rounds - 2) + [semi or every, final or every][-rounds:]
+        assert _lengths(per_round, range(1, rounds + 1)) == wanted
+        read = best_of_read(Event(playoff_best_of=per_round), rounds)
+        assert not read.custom
+        again = best_of_list(read.every, read.semi, read.final, rounds)
+        assert _lengths(again, range(1, rounds + 1)) == wanted
+
+
+def test_one_length_for_every_round_is_right_for_any_bracket():
+    assert best_of_list(5, None, None, None) == [5]
+    assert best_of_list(5, 5, 5, 4) == [5]
+    assert _lengths(best_of_list(3, None, None, 3), range(1, 9)) == [3] * 8
+
+
+def test_bracket_rounds_follow_the_cut():
+    assert playoff_rounds(120, 4) == 5  # 30 qualify, 32 lines
+    assert playoff_rounds(30, 4) == 3  # 8 qualify
+    assert playoff_rounds(4, 4) == 0  # one qualifier: no match
+    assert playoff_rounds(0, 4) is None and playoff_rounds(30, 0) is None
+
+
+def test_all_rounds_5_with_a_final_of_7_round_trips(client, director):
+    event = _event(director, 30, preset="acc-main")  # 8 qualify: 3 rounds
+    response = client.post(_url(event), _form(client, event, best_of_final="7"))
+    assert response.status_code == 302
+    event.refresh_from_db()
+    assert event.playoff_best_of == [5, 5, 7]
+    assert _lengths(event.playoff_best_of, (1, 2, 3)) == [5, 5, 7]
+    form = client.get(_url(event)).context["form"]
+    assert [form[name].value() for name in BEST_OF_FIELDS] == [5, None, 7]
+    assert "played in 3 rounds" in client.get(_url(event)).content.decode()
+
+
+def test_semis_and_final_of_their_own(client, director):
+    event = _event(director, 120, preset="acc-main")  # 30 qualify: 5 rounds
+    data = _form(client, event, best_of_all="3", best_of_semi="5", best_of_final="7")
+    assert client.post(_url(event), data).status_code == 302
+    event.refresh_from_db()
+    assert event.playoff_best_of == [3, 3, 3, 5, 7]
+    back = _form(client, event, best_of_semi="", best_of_final="")
+    assert client.post(_url(event), back).status_code == 302
+    event.refresh_from_db()
+    assert event.playoff_best_of == [3]
+
+
+def test_a_list_the_choices_cannot_show_is_kept_unless_a_length_changes(client, director):
+    event = _event(director, 17, preset="acc-main", qualifier_ratio=2)  # 9 qualify: 4 rounds
+    Event.objects.filter(pk=event.pk).update(playoff_best_of=[3, 5, 7])
+    page = client.get(_url(event)).content.decode()
+    assert "round 1 best of 3, round 2 best of 5, from round 3 best of 7" in page
+    assert client.post(_url(event), _form(client, event, name="Renamed")).status_code == 302
+    event.refresh_from_db()
+    assert (event.name, event.playoff_best_of) == ("Renamed", [3, 5, 7])
+    assert client.post(_url(event), _form(client, event, best_of_all="5")).status_code == 302
+    event.refresh_from_db()
+    assert _lengths(event.playoff_best_of, (1, 2, 3, 4)) == [5, 5, 7, 7]
+
+
+def test_a_new_qualifier_ratio_keeps_the_final_its_length(client, director):
+    event = _event(director, 30, preset="acc-main")
+    client.post(_url(event), _form(client, event, best_of_final="7"))
+    data = _form(client, event, qualifier_ratio="2")  # 15 qualify: 4 rounds
+    assert client.post(_url(event), data).status_code == 302
+    event.refresh_from_db()
+    assert _lengths(event.playoff_best_of, (1, 2, 3, 4)) == [5, 5, 5, 7]
+
+
+def test_json_is_no_longer_asked(client, director):
+    event = _event(director, preset="acc-main")
+    page = client.get(_url(event)).content.decode()
+    assert 'name="playoff_best_of"' not in page and "JSON" not in page and "[5]" not in page
+    for name in BEST_OF_FIELDS:
+        assert f'<select name="{name}"' in page
+    assert "Best of 5 (first to win 3)" in page and "Same as the other rounds" in page
+
+
+def test_sections_have_plain_headings_and_hold_every_field(client, director):
+    event = _event(director, preset="acc-main")
+    response = client.get(_url(event))
+    page = response.content.decode()
+    for heading in ("Games and scoring", "The cut and playoffs", "Money", "Publishing"):
+        assert f"<h2>{heading}</h2>" in page or f">{heading}</h2>" in page
+    form = response.context["form"]
+    in_sections = [f.name for section in form.sections for f in section["fields"]]
+    assert sorted(in_sections) == sorted(form.fields)
+    assert all(form[name].help_text for name in form.fields)
+    assert f"/events/{event.pk}/money/" in page
+
+
+def test_the_presets_human_name_is_shown(client, director):
+    event = _event(director, preset="acc-main")
+    page = client.get(_url(event)).content.decode()
+    assert "Started from the ACC Main preset" in page and "acc-main" not in page
+
+
+@pytest.mark.parametrize(
+    ("players", "hint"),
+    [
+        (120, "With 120 entrants, the ACC schedule suggests 22 games"),
+        (16, "With 16 entrants, the ACC schedule suggests 14 games"),
+        (10, "With 10 entrants, at most 9 games avoid meeting anyone twice: fewer than the "
+         "shortest ACC Main (12 games)"),
+        (0, "ACC Main lengths: 12, 14, 16, 18, 20, 21 or 22 games."),
+    ],
+)  # fmt: skip
+def test_the_games_hint_follows_the_field(client, director, players, hint):
+    event = _event(director, players, preset="acc-main")
+    page = client.get(_url(event)).content.decode()
+    games = page.split('id="games"', 1)[1].split("</fieldset>", 1)[0]
+    assert hint in games
+
+
+def test_a_club_night_hint_and_withdrawals_do_not_count(client, director):
+    event = _event(director, 10)  # grass roots
+    Entry.objects.filter(pk=Entry.objects.filter(event=event).first().pk).update(
+        status=Entry.Status.WITHDRAWN
+    )
+    page = client.get(_url(event)).content.decode()
+    assert "With 9 entrants, the ACC schedule suggests 9 games" in page
+
+
+def test_the_reminder_shows_until_the_event_is_published(client, director):
+    event = _event(director, 8, preset="acc-main")
+    manage = f"/events/{event.pk}/manage/"
+    for url in (manage, _url(event)):
+        page = client.get(url).content.decode()
+        assert REMINDER in page and f"/events/{event.pk}/settings/#publishing" in page
+    assert client.post(_url(event), _form(client, event, published="on")).status_code == 302
+    event.refresh_from_db()
+    assert event.published
+    for url in (manage, _url(event)):
+        assert REMINDER not in client.get(url).content.decode()
+
+
+def _error_next_to(page, name):
+    """The error list Django renders for ``name`` and the select it describes."""
+    error = re.search(rf'<ul class="errorlist" id="id_{name}_error"><li>(.*?)</li>', page)
+    select = re.search(rf'<select name="{name}"[^>]*>', page).group(0)
+    assert error and 'aria-invalid="true"' in select and f"id_{name}_error" in select
+    return error.group(1)
+
+
+def test_a_final_length_without_playoffs_is_refused_next_to_the_field(client, director):
+    event = _event(director, 30, preset="acc-main", name="Spring Open")
+    data = _form(client, event, qualifier_ratio="0", best_of_final="7", name="Not saved")
+    response = client.post(_url(event), data)
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "This event has no playoffs" in _error_next_to(page, "best_of_final")
+    assert "Nothing was saved" in page
+    event.refresh_from_db()
+    assert (event.name, event.qualifier_ratio, event.playoff_best_of) == ("Spring Open", 4, [5])
+
+
+def test_a_semi_final_length_before_anyone_entered_is_refused(client, director):
+    event = _event(director, preset="acc-main")
+    response = client.post(_url(event), _form(client, event, best_of_semi="7"))
+    assert response.status_code == 400
+    message = _error_next_to(response.content.decode(), "best_of_semi")
+    assert "enter the players first" in message
+    event.refresh_from_db()
+    assert event.playoff_best_of == [5]
+
+
+def test_a_bracket_without_semi_finals_refuses_a_semi_final_length(client, director):
+    event = _event(director, 6, preset="acc-main")  # 2 qualify: the final only
+    response = client.post(_url(event), _form(client, event, best_of_semi="7"))
+    assert "has no semi-finals" in _error_next_to(response.content.decode(), "best_of_semi")
+
+
+def test_the_api_still_takes_the_list(director):
+    event = _event(director, 30, preset="acc-main")
+    api = APIClient()
+    api.force_authenticate(director)
+    response = api.patch(
+        f"/api/v1/events/{event.pk}/", {"playoff_best_of": [3, 5, 7]}, format="json"
+    )
+    assert response.status_code == 200 and response.json()["playoff_best_of"] == [3, 5, 7]
+    form = EventSettingsForm(instance=Event.objects.get(pk=event.pk))
+    assert [form[name].value() for name in BEST_OF_FIELDS] == [3, 5, 7]
