@@ -139,6 +139,21 @@ def _playoff_parts(event_ref) -> dict:
     }
 
 
+# The names of ``_game_parts`` and ``_playoff_parts``, in the order the versions read them.
+_GAMES_AND_PLAYOFF = (
+    "v_published",
+    "v_closed",
+    "v_paired",
+    "v_playoff",
+    "v_playoff_made",
+    "v_decided",
+    "v_clock",
+    "v_match_game",
+    "v_match_verified",
+    "v_match_line",
+)
+
+
 def _game_parts(event_ref) -> dict:
     games = Game.objects.filter(event=event_ref)
     return {
@@ -204,16 +219,7 @@ def _games_row(pk: int) -> QuerySet:
         .order_by()
         .annotate(**_game_parts(here), **_playoff_parts(here))
         .values_list(
-            "v_published",
-            "v_closed",
-            "v_paired",
-            "v_playoff",
-            "v_playoff_made",
-            "v_decided",
-            "v_clock",
-            "v_match_game",
-            "v_match_verified",
-            "v_match_line",
+            *_GAMES_AND_PLAYOFF,
         )
     )
 
@@ -254,16 +260,7 @@ def _event_row(pk: int) -> QuerySet:
             "v_entry",
             "v_checked_in",
             "v_withdrawn",
-            "v_published",
-            "v_closed",
-            "v_paired",
-            "v_playoff",
-            "v_playoff_made",
-            "v_decided",
-            "v_clock",
-            "v_match_game",
-            "v_match_verified",
-            "v_match_line",
+            *_GAMES_AND_PLAYOFF,
         )
     )
 
@@ -298,15 +295,6 @@ def _public_row(pk: int) -> QuerySet:
             "v_standings",
             "v_entry",
             "v_withdrawn",
-            "v_published",
-            "v_closed",
-            "v_paired",
-            "v_playoff",
-            "v_playoff_made",
-            "v_decided",
-            "v_clock",
-            "v_match_game",
-            "v_match_verified",
-            "v_match_line",
+            *_GAMES_AND_PLAYOFF,
         )
     )
