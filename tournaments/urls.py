@@ -2,6 +2,7 @@ from django.urls import include, path
 
 from tournaments.views import (
     backup,
+    check_in,
     director_entries,
     director_events,
     director_games,
@@ -35,6 +36,17 @@ urlpatterns = [
         "events/<num:event_id>/roles/<num:grant_id>/remove/",
         director_roles.role_revoke,
         name="role-revoke",
+    ),
+    path("events/<num:event_id>/check-in/", check_in.check_in_desk, name="event-check-in"),
+    path(
+        "events/<num:event_id>/check-in/everyone/",
+        check_in.check_in_everyone,
+        name="event-check-in-everyone",
+    ),
+    path(
+        "events/<num:event_id>/check-in/<str:code>/",
+        check_in.check_in_by_code,
+        name="event-check-in-code",
     ),
     path("events/<num:event_id>/history/", history.event_history, name="event-history"),
     path("events/<num:event_id>/backup.json", backup.event_backup, name="event-backup"),

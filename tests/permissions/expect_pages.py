@@ -18,11 +18,15 @@ from tests.permissions.spec import (
     BODY_JUDGING,
     DIRECTOR,
     DRAFT,
+    FLASH_ERROR,
     GET,
+    HIDDEN,
     JOB_OWNER,
     JUDGING,
+    LOGIN,
     MIXED_DIRECTOR,
     MIXED_JUDGING,
+    OK,
     PUBLIC,
     SIGNED_IN,
     STAFF,
@@ -30,10 +34,17 @@ from tests.permissions.spec import (
     VIEWER,
     WRITE,
     Variant,
+    profile,
 )
 
 CONFIRM = {"confirm": "yes"}
 REPORT = {"result": "won", "margin": 12}
+# The event's check-in code: any signed-in person may open it (it shows their own entry only);
+# only a player entered in the event checks in with it, everyone else is told why not.
+CODE_POST = profile(
+    LOGIN, OK, FLASH_ERROR, FLASH_ERROR, FLASH_ERROR, FLASH_ERROR, FLASH_ERROR, FLASH_ERROR
+)
+WRONG_CODE = profile(LOGIN, *[HIDDEN] * 7)  # another event's code
 
 
 def _absent(side):
@@ -207,7 +218,12 @@ PAGES = {
     "player-page": {
         "GET": GET(PUBLIC, r.token("A"), mixed=(PUBLIC, r.token("B"))),
         "POST": WRITE(
-            PUBLIC, r.token("A"), {**REPORT, "confirm": "1"}, mixed=(PUBLIC, r.token("B"))
+            PUBLIC,
+            r.token("A"),
+            {**REPORT, "confirm": "1"},
+            mixed=(PUBLIC, r.token("B")),
+            # The private link is the player's credential: whoever holds it may check them in.
+            extra={"check_in": Variant(PUBLIC, r.token("A", "reg_registered"), {"check_in": "1"})},
         ),
     },
     "my-entries": {"GET": GET(SIGNED_IN, r.none)},
@@ -234,6 +250,25 @@ PAGES = {
     "event-history": {"GET": GET(ANY_ROLE, r.play)},
     "entries-import": {"POST": WRITE(DIRECTOR, r.reg, {"text": "name\nZed Quimby\n"})},
     "event-close-registration": {"POST": WRITE(DIRECTOR, r.reg)},
+    "event-check-in": {"GET": GET(DIRECTOR, r.reg)},
+    "event-check-in-everyone": {
+        "GET": GET(DIRECTOR, r.reg),
+        "POST": WRITE(
+            DIRECTOR,
+            r.reg,
+            r.check_in_entries("A"),
+            extra={"mixed_body": Variant(BODY_DIRECTOR_FLASH, r.reg, r.check_in_entries("B"))},
+        ),
+    },
+    "event-check-in-code": {
+        "GET": GET(SIGNED_IN, r.check_in_code("A"), mixed=(WRONG_CODE, r.check_in_code("B"))),
+        "POST": WRITE(
+            CODE_POST,
+            r.check_in_code("A"),
+            mixed=(WRONG_CODE, r.check_in_code("B")),
+            prepare=r.players_not_checked_in,
+        ),
+    },
     "entry-check-in": {
         "POST": WRITE(
             DIRECTOR,

@@ -221,3 +221,31 @@ def new_link(w):
 def no_bracket(w):
     """A's cut undone (its matches with it), so that the bracket can be built."""
     Playoff.objects.filter(event=w.A.cut).delete()
+
+
+# Check-in (issue 16)
+
+
+def check_in_code(code_side="A"):
+    """A's registration event with the check-in code of ``code_side``'s (B's: not A's code)."""
+
+    def kwargs(w):
+        from tournaments.views.check_in import event_check_in_code
+
+        code = event_check_in_code(getattr(w, code_side).reg)
+        return {"event_id": w.A.reg.pk, "code": code}
+
+    return kwargs
+
+
+def check_in_entries(side="A"):
+    return lambda w: {"confirm": "yes", "entries": str(getattr(w, side).extra.reg_registered.pk)}
+
+
+def players_not_checked_in(w):
+    """Each side's player not checked in yet at its registration event, so that checking in
+    by the event's code writes."""
+    for side in (w.A, w.B):
+        Entry.objects.filter(event=side.reg, player=side.player).update(
+            status=Entry.Status.REGISTERED, checked_in_at=None
+        )

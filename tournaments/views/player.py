@@ -21,6 +21,7 @@ from tournaments.selectors.results import entry_current_seat
 from tournaments.services.errors import ServiceError
 from tournaments.services.players import player_link_user
 from tournaments.services.results import card_line_preview, card_line_report
+from tournaments.views.check_in import check_in_by_link
 from tournaments.views.live import live_part
 
 
@@ -64,6 +65,8 @@ def player_page(request, token: str):
                 "your events are on “My games”.",
             )
         return redirect("player-page", token=token)
+    if request.method == "POST" and "check_in" in request.POST:
+        return check_in_by_link(request, entry)  # the button only: opening the page does not
     extra, status = {}, 200
     if request.method == "POST":
         extra, status = _report(request, entry, ReportForm(request.POST))

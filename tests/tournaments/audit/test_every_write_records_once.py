@@ -15,7 +15,7 @@ from datetime import date
 import pytest
 
 from scoring.games import CardLine as EngineLine
-from tests.factories import EntryFactory, EventFactory, UserFactory
+from tests.factories import EntryFactory, EventFactory, PlayerFactory, UserFactory
 from tests.tournaments.playoffs.conftest import qualified_event  # noqa: F401  (a fixture)
 from tournaments import services
 from tournaments.models import AuditEntry, Entry, EventRole, Game, JudgeCall, Match, Table
@@ -279,6 +279,18 @@ SCENARIOS = {
         lambda: entries.entry_check_in(
             entry=EntryFactory(event=e, status="registered"), user=e.director
         ),
+    ),
+    # A player on their phone (signed in here, so that the row names them; by link: no one).
+    "entry_self_check_in": lambda w: (
+        (e := w.registering()),
+        (p := PlayerFactory(user=UserFactory())),
+        (en := EntryFactory(event=e, status="registered", player=p)),
+        lambda: entries.entry_self_check_in(entry=en, user=p.user),
+    ),
+    "entries_check_in": lambda w: (
+        (e := w.registering()),
+        (ids := [EntryFactory(event=e, status="registered").pk for _ in range(3)]),
+        lambda: entries.entries_check_in(event=e, entry_ids=ids, user=e.director),
     ),
     "entry_withdraw": lambda w: (
         (e := w.playing()),

@@ -1,0 +1,197 @@
+"""Check-in at a weekend's desk, without the queue.
+
+- by link: a player opens their own private link (the QR code on their scorecard) and taps
+  "check me in". Opening the link does nothing by itself: a director scanning a card to read
+  it must not check the player in.
+- check-in code: one code per event, shown at the desk as a QR code
+  (``/events/<id>/check-in/<code>/``). A signed-in player whose account is linked to their
+  player record opens it and confirms; it only ever checks in *their own* entry. The code is
+  derived from the event's id with the site's secret (``django.core.signing``), so nothing
+  is stored and a guessed code is a 404.
+- the desk page: who is in and who is not yet, live (``views.live``: the event's version
+  changes when an entry is checked in), a Check in button per player, the code's QR code to
+  show or print, and "check in everyone present" (tick, confirm, one message with the count).
+
+Who may check in, and when, is ``services.entries`` (``entry_self_check_in``,
+``entries_check_in``): a player only while registration is open; the desk at any time.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core import signing
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.crypto import constant_time_compare
+
+from tournaments.models import Entry, Event, Player
+from tournaments.selectors.access import event_get_for_director
+from tournaments.selectors.events import entries_of_event
+from tournaments.selectors.live import event_version
+from tournaments.services.entries import entries_check_in, entry_self_check_in
+from tournaments.services.errors import ServiceError
+from tournaments.views.confirm import Confirmation, confirm_page, confirmed
+from tournaments.views.live import live_page
+from tournaments.views.standings import scorecard_qr_svg
+
+CODE_SALT = "pegboard.event-check-in"
+CODE_LENGTH = 22  # 132 bits of the signature: as hard to guess as it needs to be, short in a QR
+NAMED = 12  # players named on the bulk confirmation; more are counted
+
+
+def event_check_in_code(event: Event) -> str:
+    return signing.Signer(salt=CODE_SALT).signature(str(event.pk))[:CODE_LENGTH]
+
+
+def _event_for_code(event_id: int, code: str) -> Event:
+    """The event whose check-in code this is; anything else is a 404."""
+    event = Event.objects.filter(pk=event_id).first()
+    if event is None or not constant_time_compare(code, event_check_in_code(event)):
+        raise Http404("This check-in code is not valid. Scan the code at the desk again.")
+    return event
+
+
+def _checked_in_message(done: bool) -> str:
+    return "You are checked in. Good luck!" if done else "You are already checked in."
+
+
+def check_in_by_link(request, entry: Entry):
+    """The POST of "check me in" on a player's own page (``views.player.player_page``)."""
+    try:
+        done = entry_self_check_in(entry=entry, user=request.user)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _checked_in_message(done))
+    return redirect("player-page", token=entry.report_token)
+
+
+@login_required
+def check_in_by_code(request, event_id: int, code: str):
+    """The event's code, opened by a signed-in player: their own entry, a button to confirm."""
+    event = _event_for_code(event_id, code)
+    entry = (
+        Entry.objects.select_related("player", "event")
+        .filter(event=event, player__user=request.user)
+        .first()
+    )
+    if request.method == "POST":
+        if entry is None:
+            messages.error(request, _no_entry_message(request.user, event))
+        else:
+            try:
+                done = entry_self_check_in(entry=entry, user=request.user)
+            except ServiceError as exc:
+                messages.error(request, exc.message)
+            else:
+                messages.success(request, _checked_in_message(done))
+        return redirect("event-check-in-code", event_id=event.pk, code=code)
+    context = {
+        "event": event,
+        "entry": entry,
+        "no_entry": None if entry else _no_entry_message(request.user, event),
+        "registration_open": event.stage == Event.Stage.REGISTRATION,
+    }
+    response = render(request, "tournaments/director/check_in_code.html", context)
+    response["Cache-Control"] = "private, no-cache"
+    return response
+
+
+def _no_entry_message(user, event: Event) -> str:
+    player = Player.objects.filter(user=user).first()
+    if player is None:
+        return (
+            "Your account is not linked to a player yet, so we cannot tell who you are. "
+            "Open the link on your scorecard (its QR code) instead, or check in at the desk."
+        )
+    return f"{player.name} is not entered in {event.name}. Please see the director at the desk."
+
+
+def _desk_context(request, event: Event) -> dict:
+    entries = list(entries_of_event(event=event).exclude(status=Entry.Status.WITHDRAWN))
+    waiting = [e for e in entries if e.status == Entry.Status.REGISTERED]
+    checked_in = [e for e in entries if e.status == Entry.Status.CHECKED_IN]
+    checked_in.sort(key=lambda e: e.checked_in_at or e.created_at, reverse=True)
+    return {
+        "event": event,
+        "waiting": waiting,
+        "checked_in": checked_in,
+        "total": len(entries),
+        "registration_open": event.stage == Event.Stage.REGISTRATION,
+    }
+
+
+@login_required
+def check_in_desk(request, event_id: int):
+    """The desk's page (director only): counts and lists follow every check-in live."""
+    event = event_get_for_director(event_id=event_id, user=request.user)
+
+    def context() -> dict:
+        found = _desk_context(request, event)
+        if request.GET.get("part") != "live":
+            code_url = reverse("event-check-in-code", args=[event.pk, event_check_in_code(event)])
+            found["code_url"] = request.build_absolute_uri(code_url)
+            found["qr"] = scorecard_qr_svg(found["code_url"], f"Check-in code for {event.name}")
+        return found
+
+    return live_page(
+        request,
+        version=lambda: event_version(event=event),
+        page="tournaments/director/check_in.html",
+        part="tournaments/director/check_in_live.html",
+        context=context,
+    )
+
+
+def _chosen_ids(request) -> list[int]:
+    """The ticked players ("entry", one per box) or, once confirmed, "entries" (comma-joined)."""
+    values = request.POST.getlist("entry") + request.POST.get("entries", "").split(",")
+    return [int(v) for v in values if v.strip().isdigit()]
+
+
+@login_required
+def check_in_everyone(request, event_id: int):
+    """The desk's "check in everyone present": tick the players here, confirm, done. The
+    desk's Check in button per player posts here too, already confirmed (one tap a player)."""
+    event = event_get_for_director(event_id=event_id, user=request.user)
+    if confirmed(request):
+        try:
+            done = entries_check_in(event=event, entry_ids=_chosen_ids(request), user=request.user)
+        except ServiceError as exc:
+            messages.error(request, exc.message)
+        else:
+            count = len(done)
+            text = f"{done[0].player.name} is checked in." if count == 1 else None
+            messages.success(request, text or f"{count} players checked in.")
+        return redirect("event-check-in", event_id=event.pk)
+    waiting = list(entries_of_event(event=event).filter(status=Entry.Status.REGISTERED))
+    context, status = {"event": event, "waiting": waiting}, 200
+    if request.method == "POST":
+        ids = set(_chosen_ids(request))
+        chosen = [e for e in waiting if e.pk in ids]
+        if chosen:
+            return _confirm_everyone(request, event, chosen)
+        context["error"] = "Tick at least one player who is here."
+        status = 400
+    return render(request, "tournaments/director/check_in_everyone.html", context, status=status)
+
+
+def _confirm_everyone(request, event: Event, chosen: list[Entry]):
+    names = [e.player.name for e in chosen]
+    count = len(names)
+    shown = ", ".join(names[:NAMED]) + (f" and {count - NAMED} more" if count > NAMED else "")
+    players = "1 player" if count == 1 else f"{count} players"
+    return confirm_page(
+        request,
+        Confirmation(
+            title=f"Check in {players}?",
+            question=f"{shown}: checked in, ready to be paired.",
+            details=["Only tick players you have seen at the desk."],
+            action_label=f"Yes, check in {players}",
+            cancel_url=reverse("event-check-in-everyone", args=[event.pk]),
+            extra={"entries": ",".join(str(e.pk) for e in chosen)},
+        ),
+        event=event,
+    )
