@@ -22,7 +22,13 @@ run: $(VENV)/.installed-run
 	DEBUG=true $(BIN)/python manage.py seed_demo
 	DEBUG=true $(BIN)/python manage.py runserver 127.0.0.1:8000
 
-test: $(VENV)/.installed-dev
+# axe-core for the accessibility test (tests/browser/test_a11y.py), from package-lock.json.
+# Without npm the suite still runs locally (that test skips, saying why); CI installs npm.
+node_modules/.package-lock.json: package-lock.json
+	@if command -v npm >/dev/null 2>&1; then npm ci --no-audit --no-fund && touch $@; \
+	else echo "npm not found: the accessibility test will skip (install Node.js and npm to run it)"; fi
+
+test: $(VENV)/.installed-dev node_modules/.package-lock.json
 	DEBUG=true $(BIN)/python -m pytest -n auto
 
 lint: $(VENV)/.installed-dev
