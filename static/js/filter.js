@@ -1,10 +1,10 @@
 // Narrow a long table to the rows that contain what the player types (their own name).
-document.querySelectorAll("input[data-filter]").forEach((input) => {
-  const rows = () => document.querySelectorAll(input.dataset.filter);
-  input.addEventListener("input", () => {
-    const wanted = input.value.trim().toLowerCase();
-    rows().forEach((row) => {
-      row.hidden = wanted !== "" && !row.textContent.toLowerCase().includes(wanted);
-    });
+// Listens on the document, so a box swapped in by live.js works too.
+document.addEventListener("input", (event) => {
+  const input = event.target.closest("input[data-filter]");
+  if (!input) return;
+  const wanted = input.value.trim().toLowerCase();
+  document.querySelectorAll(input.dataset.filter).forEach((row) => {
+    row.hidden = wanted !== "" && !row.textContent.toLowerCase().includes(wanted);
   });
 });

@@ -152,3 +152,46 @@ def test_a_public_page_is_rendered_once_per_version(
     changed = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
     assert changed.status_code == 200 and len(calls) == 2
     caches["live"].clear()
+
+
+def test_no_page_reloads_itself(settings):
+    """Pages follow changes through live parts; none reloads itself with a meta refresh."""
+    from pathlib import Path
+
+    templates = Path(settings.BASE_DIR, "templates").rglob("*.html")
+    assert not [t.name for t in templates if 'http-equiv="refresh"' in t.read_text()]
+
+
+def test_a_games_page_follows_its_publication(
+    client, event_in_play, django_capture_on_commit_callbacks
+):
+    from tournaments.services.pairings import game_pairings_request, game_publish
+
+    event = event_in_play(10)
+    client.force_login(event.director)
+    with django_capture_on_commit_callbacks(execute=True):
+        game_pairings_request(event=event, number=2, user=event.director)
+    url = f"/events/{event.pk}/games/2/"
+    page = client.get(url)
+    assert f'data-live-url="{url}?part=live"' in page.content.decode()
+    part = client.get(url + "?part=live")
+    assert part.status_code == 200 and "Paired" in part.content.decode()
+    assert client.get(url + "?part=live", HTTP_IF_NONE_MATCH=part["ETag"]).status_code == 304
+    game_publish(game=Game.objects.get(event=event, number=2), user=event.director)
+    changed = client.get(url + "?part=live", HTTP_IF_NONE_MATCH=part["ETag"])
+    assert changed.status_code == 200 and "Published" in changed.content.decode()
+
+
+def test_a_jobs_page_follows_the_job(client, event_in_play):
+    from tournaments.models import Job
+
+    event = event_in_play(10)
+    client.force_login(event.director)
+    job = Job.objects.create(kind="standings", key="x", created_by=event.director)
+    url = f"/jobs/{job.pk}/"
+    assert f'data-live-url="{url}?part=live"' in client.get(url).content.decode()
+    part = client.get(url + "?part=live")
+    assert client.get(url + "?part=live", HTTP_IF_NONE_MATCH=part["ETag"]).status_code == 304
+    Job.objects.filter(pk=job.pk).update(progress=50, message="Halfway")
+    changed = client.get(url + "?part=live", HTTP_IF_NONE_MATCH=part["ETag"])
+    assert changed.status_code == 200 and "Halfway" in changed.content.decode()

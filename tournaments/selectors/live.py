@@ -298,3 +298,33 @@ def _public_row(pk: int) -> QuerySet:
             *_GAMES_AND_PLAYOFF,
         )
     )
+
+
+def game_version(*, game: Game) -> str:
+    """What a game's page shows: its state and pairing times, and its pairing job's progress."""
+    row = (
+        Game.objects.filter(pk=game.pk)
+        .values_list(
+            "status",
+            "paired_at",
+            "published_at",
+            "closed_at",
+            "job__status",
+            "job__progress",
+            "job__message",
+            "job__error",
+        )  # fmt: skip
+        .first()
+    )
+    return _digest("game", game.pk, row)
+
+
+def job_version(*, job) -> str:
+    """What a job's page shows: its state, progress and words."""
+    row = (
+        type(job)
+        .objects.filter(pk=job.pk)
+        .values_list("status", "progress", "message", "error")
+        .first()
+    )
+    return _digest("job", job.pk, row)

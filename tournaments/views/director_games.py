@@ -16,9 +16,11 @@ from tournaments.selectors.access import (
     game_get_for_viewer,
 )
 from tournaments.selectors.games import game_pairings
+from tournaments.selectors.live import game_version
 from tournaments.services import pairings as pairing_services
 from tournaments.services.errors import ServiceError
 from tournaments.views.confirm import Confirmation, confirm_page, confirmed
+from tournaments.views.live import live_page
 
 
 @login_required
@@ -80,10 +82,21 @@ def game_repair(request, event_id: int, number: int):
 
 def game_detail(request, event_id: int, number: int):
     game, is_director = game_get_for_viewer(event_id=event_id, number=number, user=request.user)
-    context = {"event": game.event, "game": game, "is_director": is_director}
-    if game.status != Game.Status.NOT_PAIRED:
-        context["pairings"] = game_pairings(game=game)
-    return render(request, "tournaments/games/game_detail.html", context)
+
+    def context() -> dict:
+        data = {"event": game.event, "game": game, "is_director": is_director}
+        if game.status != Game.Status.NOT_PAIRED:
+            data["pairings"] = game_pairings(game=game)
+        return data
+
+    # Follows the pairing job and the game's publication without reloading the page.
+    return live_page(
+        request,
+        version=lambda: game_version(game=game),
+        page="tournaments/games/game_detail.html",
+        part="tournaments/games/_game_live.html",
+        context=context,
+    )
 
 
 def game_print(request, event_id: int, number: int):

@@ -9,9 +9,9 @@ from tournaments.selectors.access import event_get_for_viewer, event_roles, job_
 from tournaments.selectors.events import events_published
 from tournaments.selectors.final import event_final_results
 from tournaments.selectors.games import game_current, games_of_event
-from tournaments.selectors.live import public_version
+from tournaments.selectors.live import job_version, public_version
 from tournaments.selectors.wall import wall
-from tournaments.views.live import live_part, rendered_once
+from tournaments.views.live import live_page, live_part, rendered_once
 
 # The wall shows each page this long, less when the field needs more pages: every row of
 # the whole field comes round within WALL_CYCLE_SECONDS (static/js/wall.js does the sums).
@@ -80,4 +80,14 @@ def event_wall(request, event_id: int):
 @login_required
 def job_detail(request, job_id: int):
     job = job_get_for_user(job_id=job_id, user=request.user)
-    return render(request, "tournaments/job_detail.html", {"job": job})
+
+    def context() -> dict:
+        return {"job": job}
+
+    return live_page(
+        request,
+        version=lambda: job_version(job=job),
+        page="tournaments/job_detail.html",
+        part="tournaments/_job_live.html",
+        context=context,
+    )
