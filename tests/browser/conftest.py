@@ -104,3 +104,12 @@ def bracket_event(event_in_play):
         return event
 
     return make
+
+
+def log_in(page, live_server, username: str, password: str) -> None:
+    """Sign in through the login page, as a person would."""
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.get_by_label("User name").fill(username)
+    page.get_by_label("Password").fill(password)
+    page.keyboard.press("Enter")
+    page.wait_for_url(f"{live_server.url}/")

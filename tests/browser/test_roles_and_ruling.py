@@ -3,7 +3,7 @@ it, in a real browser at phone width."""
 
 import pytest
 
-from tests.browser.conftest import screenshot
+from tests.browser.conftest import log_in, screenshot
 from tests.factories import UserFactory
 from tournaments.models import AuditEntry, EventRole, Ruling
 
@@ -12,11 +12,7 @@ PASSWORD = "correct horse battery"
 
 
 def _log_in(page, live_server, username):
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.get_by_label("User name").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.keyboard.press("Enter")
-    page.wait_for_url(f"{live_server.url}/")
+    log_in(page, live_server, username, PASSWORD)
 
 
 def _no_sideways_scroll(page):

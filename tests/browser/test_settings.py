@@ -4,7 +4,7 @@ real browser at phone width."""
 
 import pytest
 
-from tests.browser.conftest import screenshot
+from tests.browser.conftest import log_in, screenshot
 from tests.factories import EventFactory, PlayerFactory, UserFactory
 from tournaments.models import Entry, Event
 
@@ -14,11 +14,7 @@ REMINDER = "cannot see this event until you publish it"
 
 
 def _log_in(page, live_server, username):
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.get_by_label("User name").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.keyboard.press("Enter")
-    page.wait_for_url(f"{live_server.url}/")
+    log_in(page, live_server, username, PASSWORD)
 
 
 def _no_sideways_scroll(page):

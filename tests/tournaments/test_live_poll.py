@@ -44,6 +44,22 @@ def _call(path, query="part=live", etag=None, host="testserver", https=True):
     return answer["status"], answer["headers"], body
 
 
+@pytest.fixture(autouse=True)
+def keep_the_tests_connection(monkeypatch):
+    """As Django's test client does: a request must not close the database connection that
+    holds the test's transaction (here, the shortcut's and Django's own closing of old
+    connections at each request's start and end)."""
+    from django.core import signals
+    from django.db import close_old_connections
+
+    monkeypatch.setattr("tournaments.live_poll.close_old_connections", lambda: None)
+    signals.request_started.disconnect(close_old_connections)
+    signals.request_finished.disconnect(close_old_connections)
+    yield
+    signals.request_started.connect(close_old_connections)
+    signals.request_finished.connect(close_old_connections)
+
+
 @pytest.fixture
 def seats(event_in_play):
     table = Table.objects.get(game__event=event_in_play(10), game__number=1, number=1)

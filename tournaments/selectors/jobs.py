@@ -34,12 +34,13 @@ def broker_recently_down() -> bool:
         return not _broker["ok"] and time.monotonic() - _broker["at"] < _RECHECK_SECONDS
 
 
-def broker_reachable() -> bool | None:
-    """Can jobs be sent? None when there is no broker (tasks run in the web process)."""
+def broker_reachable(*, fresh: bool = False) -> bool | None:
+    """Can jobs be sent? None when there is no broker (tasks run in the web process).
+    ``fresh`` asks the broker now rather than trusting what was seen in the last seconds."""
     if settings.CELERY_TASK_ALWAYS_EAGER:
         return None
     with _broker_lock:
-        if time.monotonic() - _broker["at"] < _RECHECK_SECONDS:
+        if not fresh and time.monotonic() - _broker["at"] < _RECHECK_SECONDS:
             return _broker["ok"]
     from config.celery import app
 
@@ -57,7 +58,9 @@ def broker_reachable() -> bool | None:
 def queue_status(*, now=None) -> dict:
     """The queue for the health check: the broker, waiting jobs, running jobs gone quiet."""
     now = now or timezone.now()
-    reachable = broker_reachable()
+    # Asked afresh: the health check must not repeat a success seen just before the broker
+    # went away (it is asked rarely; a send, asked often, may trust the last few seconds).
+    reachable = broker_reachable(fresh=True)
     waiting = Job.objects.filter(status=Job.Status.PENDING).aggregate(
         count=Count("id"), oldest=Min("created_at")
     )
