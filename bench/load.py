@@ -37,15 +37,10 @@ arguments, e.g. ``--workers 5``, to compare worker models).
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import random
-import shlex
-import socket
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -65,6 +60,7 @@ import django  # noqa: E402
 django.setup()
 
 from django.db import connection  # noqa: E402
+from load_stack import Stack, cpu_by_part, fetch, print_cpu  # noqa: E402  (bench/)
 
 from tournaments.demo import demo_director  # noqa: E402
 from tournaments.models import CardLine, Game, Table  # noqa: E402
@@ -116,115 +112,7 @@ def publish(event, director, number: int) -> list[tuple[str, dict]]:
     return reports
 
 
-# The stack: Redis, gunicorn, a Celery worker
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-class Stack:
-    def __init__(self) -> None:
-        self.dir = Path(tempfile.mkdtemp(prefix="pegboard-load-"))
-        self.redis_port, self.web_port = free_port(), free_port()
-        s = connection.settings_dict
-        auth = s["USER"] + (f":{s['PASSWORD']}" if s["PASSWORD"] else "")
-        self.env = {
-            **{k: v for k, v in os.environ.items() if k not in ("DJANGO_SETTINGS_MODULE",)},
-            "DEBUG": "false",
-            "ALLOWED_HOSTS": "127.0.0.1",
-            "DATABASE_URL": f"postgres://{auth}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/"
-            f"{s['NAME']}",
-            "CELERY_BROKER_URL": f"redis://127.0.0.1:{self.redis_port}/0",
-            "STATIC_ROOT": str(self.dir / "static"),
-        }
-        self.procs: dict[str, subprocess.Popen] = {}
-
-    def start(self) -> None:
-        self._run("redis", ["redis-server", "--port", str(self.redis_port), "--bind",
-                            "127.0.0.1", "--save", "", "--appendonly", "no"])  # fmt: skip
-        subprocess.run(
-            [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
-            cwd=ROOT, env=self.env, check=True,
-        )  # fmt: skip
-        extra = shlex.split(os.environ.get("BENCH_GUNICORN_ARGS", ""))
-        self._run("web", [sys.executable, "-m", "gunicorn", "config.wsgi:application",
-                          "--bind", f"127.0.0.1:{self.web_port}", *extra])  # fmt: skip
-        self._run("worker", [sys.executable, "-m", "celery", "-A", "config", "worker",
-                             "--concurrency", "1", "--loglevel", "WARNING"])  # fmt: skip
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                status = asyncio.run(fetch(self.web_port, "GET", "/api/v1/health/")).status
-                if status == 200:
-                    return
-            except OSError:
-                pass
-            time.sleep(0.3)
-        raise RuntimeError(f"gunicorn did not answer; its log:\n{self.log('web')[-3000:]}")
-
-    def _run(self, name: str, command: list[str]) -> None:
-        log = open(self.dir / f"{name}.log", "wb")  # noqa: SIM115  (closed by the process' end)
-        self.procs[name] = subprocess.Popen(
-            command, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT
-        )
-
-    def log(self, name: str) -> str:
-        return (self.dir / f"{name}.log").read_text(errors="replace")
-
-    def stop(self) -> None:
-        for proc in self.procs.values():
-            proc.terminate()
-        for proc in self.procs.values():
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-
-
-# The load generator: plain HTTP/1.1 on loopback, a new connection a request (as phones
-# behind a proxy), so it costs the generator as little as possible.
-
-
-@dataclass
-class Answer:
-    status: int
-    headers: dict
-    body: bytes
-    ms: float
-
-
-async def fetch(port: int, method: str, path: str, body: dict | None = None, etag=None):
-    data = json.dumps(body).encode() if body is not None else b""
-    lines = [
-        f"{method} {path} HTTP/1.1",
-        "Host: 127.0.0.1",
-        "X-Forwarded-Proto: https",  # as the TLS proxy in front of gunicorn says
-        "Connection: close",
-        "Accept: application/json, text/html",
-    ]
-    if etag:
-        lines.append(f"If-None-Match: {etag}")
-    if body is not None:
-        lines += ["Content-Type: application/json", f"Content-Length: {len(data)}"]
-    start = time.perf_counter()
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    try:
-        writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + data)
-        await writer.drain()
-        raw = await reader.read()
-    finally:
-        writer.close()
-    ms = (time.perf_counter() - start) * 1000
-    head, _, payload = raw.partition(b"\r\n\r\n")
-    status_line, *header_lines = head.decode("latin-1").split("\r\n")
-    headers = {}
-    for line in header_lines:
-        name, _, value = line.partition(":")
-        headers[name.strip().lower()] = value.strip()
-    return Answer(int(status_line.split()[1]), headers, payload, ms)
+# The load generator
 
 
 @dataclass
@@ -337,49 +225,6 @@ async def phase(port, event_id, reports, seconds, verified_after=None):
     stop.set()
     await watchers
     return record, lag
-
-
-def _proc_table() -> dict[int, tuple[int, str, float]]:
-    """pid -> (parent pid, command name, CPU seconds so far), from /proc."""
-    tick = os.sysconf("SC_CLK_TCK")
-    table = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        name = stat[stat.index("(") + 1 : stat.rindex(")")]
-        fields = stat[stat.rindex(")") + 2 :].split()
-        table[int(entry.name)] = (int(fields[1]), name, (int(fields[11]) + int(fields[12])) / tick)
-    return table
-
-
-def cpu_by_part(stack: Stack) -> dict[str, float]:
-    """CPU seconds used so far by each part of the stack (a process and its children),
-    PostgreSQL (its server processes) and this load generator."""
-    table = _proc_table()
-
-    def tree(root: int) -> float:
-        total, todo = 0.0, [root]
-        while todo:
-            pid = todo.pop()
-            total += table.get(pid, (0, "", 0.0))[2]
-            todo += [child for child, (parent, _, _) in table.items() if parent == pid]
-        return total
-
-    parts = {name: tree(proc.pid) for name, proc in stack.procs.items()}
-    parts["postgres"] = sum(cpu for _, name, cpu in table.values() if name == "postgres")
-    parts["generator"] = time.process_time()
-    return parts
-
-
-def print_cpu(before: dict[str, float], after: dict[str, float], seconds: float) -> None:
-    shares = ", ".join(
-        f"{name} {(after[name] - before.get(name, 0.0)) / seconds:.2f}" for name in after
-    )
-    print(f"  cores used on average: {shares}")
 
 
 def p(values: list[float], q: int) -> float:

@@ -9,7 +9,7 @@ from django.contrib.messages import get_messages
 
 from tests.factories import EntryFactory, EventFactory, PlayerFactory, UserFactory
 from tournaments.models import AuditEntry, Entry, Event
-from tournaments.services.entries import entry_self_check_in
+from tournaments.services.check_in import entry_self_check_in
 from tournaments.services.errors import ServiceError
 from tournaments.views.check_in import event_check_in_code
 

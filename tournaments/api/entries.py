@@ -21,12 +21,8 @@ from tournaments.api.serializers_events import (
 from tournaments.models import Entry
 from tournaments.selectors.access import entry_get_for_director, event_get_for_director
 from tournaments.selectors.events import entries_of_event, entries_of_event_qs
-from tournaments.services.entries import (
-    Registration,
-    entries_import_csv,
-    entry_check_in,
-    entry_register,
-)
+from tournaments.services.check_in import entry_check_in
+from tournaments.services.entries import Registration, entries_import_csv, entry_register
 from tournaments.services.links import entry_token_restore, entry_token_revoke
 from tournaments.services.withdrawals import entry_rejoin, entry_withdraw
 

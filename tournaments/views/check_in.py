@@ -12,7 +12,7 @@
   changes when an entry is checked in), a Check in button per player, the code's QR code to
   show or print, and "check in everyone present" (tick, confirm, one message with the count).
 
-Who may check in, and when, is ``services.entries`` (``entry_self_check_in``,
+Who may check in, and when, is ``services.check_in`` (``entry_self_check_in``,
 ``entries_check_in``): a player only while registration is open; the desk at any time.
 """
 
@@ -30,7 +30,7 @@ from tournaments.models import Entry, Event, Player
 from tournaments.selectors.access import event_get_for_director
 from tournaments.selectors.events import entries_of_event
 from tournaments.selectors.live import event_version
-from tournaments.services.entries import entries_check_in, entry_self_check_in
+from tournaments.services.check_in import entries_check_in, entry_self_check_in
 from tournaments.services.errors import ServiceError
 from tournaments.views.confirm import Confirmation, confirm_page, confirmed
 from tournaments.views.live import live_page

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_POST
 
 from tournaments.forms import ImportForm, RegistrationForm
 from tournaments.selectors.access import entry_get_for_director, event_get_for_director
+from tournaments.services import check_in as check_in_services
 from tournaments.services import entries as entry_services
 from tournaments.services.errors import ServiceError
 from tournaments.services.links import UNDO_WINDOW, entry_token_restore, entry_token_revoke
@@ -109,7 +110,7 @@ def _entry_action(request, entry, action, done: str):
 @require_POST
 def entry_check_in(request, entry_id: int):
     entry = entry_get_for_director(entry_id=entry_id, user=request.user)
-    return _entry_action(request, entry, entry_services.entry_check_in, "is checked in")
+    return _entry_action(request, entry, check_in_services.entry_check_in, "is checked in")
 
 
 @login_required

@@ -22,6 +22,7 @@ from tournaments.models import AuditEntry, Entry, EventRole, Game, JudgeCall, Ma
 from tournaments.services import (
     backup_export,
     backup_import,
+    check_in,
     clubs,
     consolation,
     corrections,
@@ -276,7 +277,7 @@ SCENARIOS = {
     ),
     "entry_check_in": lambda w: (
         (e := w.registering()),
-        lambda: entries.entry_check_in(
+        lambda: check_in.entry_check_in(
             entry=EntryFactory(event=e, status="registered"), user=e.director
         ),
     ),
@@ -285,12 +286,12 @@ SCENARIOS = {
         (e := w.registering()),
         (p := PlayerFactory(user=UserFactory())),
         (en := EntryFactory(event=e, status="registered", player=p)),
-        lambda: entries.entry_self_check_in(entry=en, user=p.user),
+        lambda: check_in.entry_self_check_in(entry=en, user=p.user),
     ),
     "entries_check_in": lambda w: (
         (e := w.registering()),
         (ids := [EntryFactory(event=e, status="registered").pk for _ in range(3)]),
-        lambda: entries.entries_check_in(event=e, entry_ids=ids, user=e.director),
+        lambda: check_in.entries_check_in(event=e, entry_ids=ids, user=e.director),
     ),
     "entry_withdraw": lambda w: (
         (e := w.playing()),
