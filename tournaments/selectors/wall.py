@@ -20,19 +20,12 @@ from dataclasses import dataclass
 
 from tournaments.models import Event, Game, Match
 from tournaments.selectors.final import event_final_results
-from tournaments.selectors.games import game_current, game_pairings
+from tournaments.selectors.games import NameRow, game_current, game_pairings
 from tournaments.selectors.playoffs import bracket_for_event
 from tournaments.selectors.results import standings_table
 
 BRACKET_COLUMNS = 4
 FINISHERS = 8
-
-
-@dataclass(frozen=True)
-class WallPairing:
-    name: str
-    table: int | None  # None: sits out
-    opponent: str
 
 
 @dataclass(frozen=True)
@@ -80,7 +73,7 @@ class Wall:
     stage: str
     game: int | None = None  # the current game's number
     game_closed: bool = False
-    pairings: tuple[WallPairing, ...] = ()
+    pairings: tuple[NameRow, ...] = ()  # games.game_pairings' rows by name
     standings: tuple[WallStanding, ...] = ()
     cut_after: int = 0
     rounds: tuple[WallRound, ...] = ()
@@ -103,10 +96,7 @@ def _qualifying(event: Event) -> Wall:
     game = game_current(event=event)
     pairings = ()
     if game is not None:
-        pairings = tuple(
-            WallPairing(row.name, row.table, row.opponent)
-            for row in game_pairings(game=game).by_name
-        )
+        pairings = tuple(game_pairings(game=game).by_name)
     standings, cut_after = _standings(event)
     return Wall(
         stage=event.stage,

@@ -53,18 +53,21 @@ def _event_for_code(event_id: int, code: str) -> Event:
     return event
 
 
-def _checked_in_message(done: bool) -> str:
-    return "You are checked in. Good luck!" if done else "You are already checked in."
-
-
-def check_in_by_link(request, entry: Entry):
-    """The POST of "check me in" on a player's own page (``views.player.player_page``)."""
+def _self_check_in(request, entry: Entry) -> None:
+    """The player's own check-in, said as a message on the page they come back to."""
     try:
         done = entry_self_check_in(entry=entry, user=request.user)
     except ServiceError as exc:
         messages.error(request, exc.message)
     else:
-        messages.success(request, _checked_in_message(done))
+        messages.success(
+            request, "You are checked in. Good luck!" if done else "You are already checked in."
+        )
+
+
+def check_in_by_link(request, entry: Entry):
+    """The POST of "check me in" on a player's own page (``views.player.player_page``)."""
+    _self_check_in(request, entry)
     return redirect("player-page", token=entry.report_token)
 
 
@@ -81,12 +84,7 @@ def check_in_by_code(request, event_id: int, code: str):
         if entry is None:
             messages.error(request, _no_entry_message(request.user, event))
         else:
-            try:
-                done = entry_self_check_in(entry=entry, user=request.user)
-            except ServiceError as exc:
-                messages.error(request, exc.message)
-            else:
-                messages.success(request, _checked_in_message(done))
+            _self_check_in(request, entry)
         return redirect("event-check-in-code", event_id=event.pk, code=code)
     context = {
         "event": event,
