@@ -22,7 +22,7 @@ game's publication; the time the server takes to render them all is printed).
    database is checked: every line stored, every game verified.
 2. Step test: the next games are paired and published in turn; for each rate (submissions a
    second) one game's lines arrive at that rate for ``STEP_SECONDS`` with the same polling
-   and spectators. The knee is the highest rate whose submissions' p99 stays <= 300 ms with
+   (every seated player's page, not only those who report in the step) and spectators. The knee is the highest rate whose submissions' p99 stays <= 300 ms with
    no error.
 
 Last line: ``load: submissions=<n> errors=<e> p50_ms=<x> p99_ms=<y> page_p99_ms=<z>
@@ -211,14 +211,16 @@ async def standings_lag(port, event_id: int, verified: int, record: Record) -> f
     return float("inf")
 
 
-async def phase(port, event_id, reports, seconds, verified_after=None):
+async def phase(port, event_id, reports, seconds, verified_after=None, submitted=None):
+    """Every player of the game opens their page and polls it; ``submitted`` (all of
+    ``reports`` by default) are posted over ``seconds``."""
     record = Record()
     stop = asyncio.Event()
     etags, opening = await open_pages(port, [token for token, _ in reports])
     print(f"  (untimed: {len(etags)} players' pages opened in {opening:.0f} s)")
     watchers = asyncio.create_task(watch(port, event_id, etags, record, stop))
     await asyncio.sleep(POLL_EVERY + POLL_JITTER)  # every page open and polling first
-    await submit_all(port, reports, seconds, record)
+    await submit_all(port, reports if submitted is None else submitted, seconds, record)
     lag = None
     if verified_after is not None:
         lag = await standings_lag(port, event_id, verified_after, record)
@@ -291,7 +293,9 @@ def main() -> None:
             game_reports = publish(event, director, number)
             count = min(len(game_reports), int(rate * STEP_SECONDS))
             seconds = count / rate
-            step, _ = asyncio.run(phase(stack.web_port, event.pk, game_reports[:count], seconds))
+            step, _ = asyncio.run(
+                phase(stack.web_port, event.pk, game_reports, seconds, submitted=game_reports[:count])
+            )
             p99 = p(step.submissions, 99)
             held = p99 <= TARGET_MS and not step.errors
             print(f"step {rate}/s: {count} submissions, p50 {p(step.submissions, 50):.0f} ms, "

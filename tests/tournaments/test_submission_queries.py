@@ -9,10 +9,11 @@ from tournaments.models import Table
 
 pytestmark = pytest.mark.django_db
 
-# The first card of a table: the link, the seat, the locked table, the line (retire, add),
-# the table's lines, then the new state for the answer. The second card also writes the two
-# verified lines and the table, and asks for the standings (a job row).
-FIRST_CARD, SECOND_CARD = 13, 18
+# The first card of a table: the link, the seat, the seat again and the locked table inside
+# the transaction, the line (retire, add), the table's lines, then the new state for the
+# answer (the running card's seats and lines, the notices). The second card also writes the
+# two verified lines and the table, and asks for the standings (a job row and its lookup).
+FIRST_CARD, SECOND_CARD = 10, 14
 
 
 def _queries(client, seat, body) -> int:

@@ -34,6 +34,7 @@ from tournaments.models import (
     Player,
     Table,
 )
+from tournaments.selectors.compiled import Compiled
 from tournaments.selectors.games import VISIBLE_TO_ALL, game_get
 from tournaments.selectors.player_identity import player_may_edit
 from tournaments.selectors.player_pages import player_get
@@ -216,20 +217,22 @@ def judge_call_get_for_judging(*, call_id: int, user) -> JudgeCall:
     return call
 
 
+# Every poll that changed and every report reads it: compiled once (``selectors.compiled``).
+# Unordered: the model's ordering by name would join the players for nothing.
+_ENTRY_BY_TOKEN = Compiled(
+    lambda token: (
+        Entry.objects.select_related("player", "event").filter(report_token=token).order_by()[:1]
+    ),
+    str,
+)
+
+
 def entry_get_by_token(*, token: str) -> Entry:
     """The entry whose private link this is; a revoked or mistyped link is a 404.
 
     The first use of a link that replaced another is noted (one update, only then): from that
     moment the director can no longer undo the new link (``services.links``)."""
-    entry = (
-        # Unordered: the model's ordering by name would join the players for nothing.
-        Entry.objects.select_related("player", "event")
-        .filter(report_token=token)
-        .order_by()
-        .first()
-        if token
-        else None
-    )
+    entry = _ENTRY_BY_TOKEN.first(token) if token else None
     if entry is None:
         raise Http404("This link is not valid. Ask the director for your scorecard link.")
     if entry.previous_report_token and entry.token_used_at is None:

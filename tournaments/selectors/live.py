@@ -10,7 +10,7 @@ The version also carries a time bucket (``SAFETY_SECONDS``), so anything not tra
 shown within that time at worst, and time-limited parts (recent notices) age out.
 
 Building those queries through the ORM costs more than running them (a poll is answered in a
-few milliseconds), so each is compiled to SQL once per process, for a placeholder id, and run
+few milliseconds), so each is compiled to SQL once per process (``selectors.compiled``) and run
 for the id asked (``_run``). What is the same for every poll of an event (its games and
 playoff, and the event's whole version) is kept ``LIVE_SHARE_SECONDS`` (half a second) in the
 process's memory (``_shared``): a thousand phones share a query a worker each half second, and
@@ -25,7 +25,6 @@ import time
 
 from django.conf import settings
 from django.core.cache import caches
-from django.db import connection
 from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery
 
 from tournaments.models import (
@@ -43,20 +42,18 @@ from tournaments.models import (
     StandingsSnapshot,
     Table,
 )
+from tournaments.selectors.compiled import Compiled
 
 # Every page is rendered afresh at least this often: a thousand phones cost a thousand
 # renderings per period, so it is minutes, not seconds (a notice shown for 30 minutes leaves
 # the page within 5 minutes after).
 SAFETY_SECONDS = 300
-# What the queries are compiled for, in place of the id or link asked: never a row's.
-_PLACEHOLDERS = {int: -7_000_000_000_001, str: "\x00live-placeholder\x00"}
 _MISSING = object()
 
 
 @functools.cache
-def _compiled(build, vendor: str, kind: type) -> tuple[str, tuple]:
-    """``build(placeholder)``'s SQL and parameters, compiled once (per database kind)."""
-    return build(_PLACEHOLDERS[kind]).query.sql_with_params()
+def _compiled(build, kind: type) -> Compiled:
+    return Compiled(build, kind)
 
 
 def _shared(kind: str, pk: int, build) -> tuple | None:
@@ -74,33 +71,8 @@ def _shared(kind: str, pk: int, build) -> tuple | None:
 
 
 def _run(build, key: int | str) -> tuple | None:
-    """The one row ``build(key)`` selects, from SQL compiled once."""
-    sql, params = _compiled(build, connection.vendor, type(key))
-    placeholder = _PLACEHOLDERS[type(key)]
-    params = tuple(key if p == placeholder else p for p in params)
-    if connection.vendor == "postgresql":
-        return _run_prepared(sql, params)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return cursor.fetchone()
-
-
-def _run_prepared(sql: str, params: tuple) -> tuple | None:
-    """On PostgreSQL, as a prepared statement: planning these queries costs more than running
-    them, and a prepared one is planned once per database connection (they are kept open:
-    ``CONN_MAX_AGE``). Django's cursors bind parameters on the client and cannot prepare."""
-    import psycopg
-
-    connection.ensure_connection()
-    start = time.perf_counter()
-    with psycopg.Cursor(connection.connection) as cursor:
-        cursor.execute(sql, params, prepare=True)
-        row = cursor.fetchone()
-    if connection.queries_logged:  # as Django's own cursors log, for tests and debugging
-        connection.queries_log.append(
-            {"sql": f"{sql} -- {params!r}", "time": f"{time.perf_counter() - start:.3f}"}
-        )
-    return row
+    """The one row ``build(key)`` selects, from SQL compiled once (``selectors.compiled``)."""
+    return _compiled(build, type(key)).first(key)
 
 
 def _newest(queryset: QuerySet, field: str) -> Subquery:

@@ -27,14 +27,10 @@ from django.utils import timezone
 from scoring.games import CardLine as EngineLine
 from scoring.games import lines_reciprocal
 from tournaments.models import CardLine, Entry, Match, Notice, Seat, Table
+from tournaments.selectors.compiled import Compiled
 from tournaments.selectors.events import event_scoring_settings
 from tournaments.selectors.playoffs import entry_current_match
-from tournaments.selectors.results import (
-    CardRow,
-    entry_current_seat,
-    entry_running_card,
-    report_refusal,
-)
+from tournaments.selectors.results import CardRow, RunningCard, entry_card, report_refusal
 
 Source = CardLine.Source
 SETTLED_BY = {
@@ -44,6 +40,9 @@ SETTLED_BY = {
     Source.RULING: "the judges",
 }
 NOTICES_SHOWN_FOR = timedelta(minutes=30)
+# The page shows the newest three not yet seen or from the last half hour; a player has a few
+# notices in a weekend (reminders, the cut), so they are read whole and chosen here.
+_NOTICES = Compiled(lambda entry_id: Notice.objects.filter(entry_id=entry_id), int)
 
 
 @dataclass(frozen=True)
@@ -100,13 +99,6 @@ class PlayerState:
         return self.entry.event.name
 
 
-def _lines_at(table_id: int) -> dict[int, dict[str, CardLine]]:
-    lines: dict[int, dict[str, CardLine]] = {}
-    for line in CardLine.objects.filter(seat__table_id=table_id, current=True):
-        lines.setdefault(line.seat_id, {})[line.kind] = line
-    return lines
-
-
 def _engine(line: CardLine) -> EngineLine:
     return EngineLine(line.game_points, line.plus, line.minus)
 
@@ -119,9 +111,9 @@ def _opponent_status(mine: CardLine | None, theirs: CardLine | None, settings) -
     return "agrees" if lines_reciprocal(_engine(mine), _engine(theirs), settings) else "disagrees"
 
 
-def _game_state(seat: Seat, card: list[CardRow]) -> GameState:
+def _game_state(seat: Seat, card: RunningCard) -> GameState:
     game, table = seat.game, seat.table
-    row = next(row for row in card if row.game == game.number)
+    row = next(row for row in card.rows if row.game == game.number)
     common = {"number": game.number, "game_status": game.status}
     if table is None:
         words = (
@@ -141,10 +133,7 @@ def _game_state(seat: Seat, card: list[CardRow]) -> GameState:
             state="sit_out",
             words=words,
         )
-    lines = _lines_at(table.pk)
-    other_seat = next((sid for sid in lines if sid != seat.pk), None)
-    mine = lines.get(seat.pk, {})
-    theirs = lines.get(other_seat, {}) if other_seat else {}
+    mine, theirs = card.mine, card.theirs
     reported, verified = mine.get("reported"), mine.get("verified")
     opponent = row.opponent
     settings = event_scoring_settings(event=game.event)
@@ -197,17 +186,15 @@ def _words(table: Table, opponent: str, opponent_status: str, reported, settled,
 
 def player_state(*, entry: Entry) -> PlayerState:
     """Everything the player's page and API show, in a handful of queries."""
-    card = entry_running_card(entry=entry)
-    seat = entry_current_seat(entry=entry)
-    if seat is not None:
-        seat.entry = entry
+    card = entry_card(entry=entry)
+    seat = card.current
     since = timezone.now() - NOTICES_SHOWN_FOR
-    notices = list(entry.notices.filter(created_at__gte=since) | entry.notices.filter(seen_at=None))
+    notices = [n for n in _NOTICES.rows(entry.pk) if n.seen_at is None or n.created_at >= since]
     withdrawn = entry.status == Entry.Status.WITHDRAWN
     return PlayerState(
         entry=entry,
         current=_game_state(seat, card) if seat is not None else None,
-        card=card,
+        card=card.rows,
         notices=notices[:3],
         match=entry_current_match(entry=entry),
         withdrawn_after_game=(entry.withdrawn_after_game or 0) if withdrawn else None,

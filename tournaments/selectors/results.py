@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.db.models import OuterRef, Q, Subquery
+
 from tournaments.models import (
     CardLine,
     Entry,
@@ -16,6 +18,7 @@ from tournaments.models import (
     Table,
 )
 from tournaments.selectors.access import event_roles
+from tournaments.selectors.compiled import Compiled
 
 
 def current_lines(*, table: Table, kind: str) -> dict[int, CardLine]:
@@ -24,6 +27,23 @@ def current_lines(*, table: Table, kind: str) -> dict[int, CardLine]:
         "seat__position"
     )
     return {line.seat_id: line for line in lines}
+
+
+_TABLE_LINES = Compiled(
+    lambda table_id: CardLine.objects.filter(seat__table_id=table_id, current=True).order_by(
+        "seat__position"
+    ),
+    int,
+)
+
+
+def table_current_lines(*, table_id: int) -> dict[str, dict[int, CardLine]]:
+    """The current lines of both kinds at a table, by kind then seat id, in seat order (one
+    query, compiled once: every report reads it)."""
+    lines: dict[str, dict[int, CardLine]] = {CardLine.Kind.REPORTED: {}, CardLine.Kind.VERIFIED: {}}
+    for line in _TABLE_LINES.rows(table_id):
+        lines[line.kind][line.seat_id] = line
+    return lines
 
 
 def latest_standings(*, event: Event) -> StandingsSnapshot | None:
@@ -76,35 +96,69 @@ class CardRow:
     verified: bool
 
 
+IN_PLAY = (Game.Status.PUBLISHED, Game.Status.CLOSED)
+
+# A player's poll that changed, and every report, read these: compiled once
+# (``selectors.compiled``).
+_CURRENT_SEAT = Compiled(
+    lambda entry_id: (
+        Seat.objects.filter(entry_id=entry_id, game__status__in=IN_PLAY)
+        .select_related("game__event", "table")
+        .order_by("-game__number")[:1]
+    ),
+    int,
+)
+_CARD_SEATS = Compiled(
+    lambda entry_id: (
+        Seat.objects.filter(entry_id=entry_id, game__status__in=IN_PLAY)
+        .select_related("game", "table")
+        .annotate(
+            opponent=Subquery(
+                Seat.objects.filter(table_id=OuterRef("table_id"))
+                .exclude(pk=OuterRef("pk"))
+                .values("entry__player__name")[:1]
+            )
+        )
+        .order_by("game__number")
+    ),
+    int,
+)
+_CARD_LINES = Compiled(
+    lambda entry_id, table_id: CardLine.objects.filter(
+        Q(seat__entry_id=entry_id, seat__game__status__in=IN_PLAY) | Q(seat__table_id=table_id),
+        current=True,
+    ).order_by(),
+    int,
+    int,
+)
+
+
 def entry_current_seat(*, entry) -> Seat | None:
     """The seat of the latest game in play for ``entry`` (published or closed)."""
-    return (
-        Seat.objects.filter(
-            entry=entry, game__status__in=[Game.Status.PUBLISHED, Game.Status.CLOSED]
-        )
-        .select_related("game__event", "table")
-        .order_by("-game__number")
-        .first()
-    )
+    return _CURRENT_SEAT.first(entry.pk)
 
 
-def entry_running_card(*, entry) -> list[CardRow]:
-    """Every game the entry has played or is playing, with its line, in two queries."""
-    seats = list(
-        Seat.objects.filter(
-            entry=entry, game__status__in=[Game.Status.PUBLISHED, Game.Status.CLOSED]
-        )
-        .select_related("game", "table")
-        .order_by("game__number")
-    )
-    opponents = dict(
-        Seat.objects.filter(table__in=[s.table_id for s in seats if s.table_id])
-        .exclude(entry=entry)
-        .values_list("table_id", "entry__player__name")
-    )
+@dataclass(frozen=True)
+class RunningCard:
+    rows: list[CardRow]
+    current: Seat | None  # the seat of the latest game in play (``entry_current_seat``)
+    mine: dict[str, CardLine]  # the current seat's current lines, by kind
+    theirs: dict[str, CardLine]  # the current opponent's
+
+
+def entry_card(*, entry) -> RunningCard:
+    """Every game the entry has played or is playing, with its line, and the current game's
+    seat and lines at its table (both players'), in two queries."""
+    seats = _CARD_SEATS.rows(entry.pk)
+    current = seats[-1] if seats else None
+    if current is not None:
+        current.entry = entry
+        current.game.event = entry.event
     lines: dict[int, dict[str, CardLine]] = {}
-    for line in CardLine.objects.filter(seat__in=seats, current=True):
+    for line in _CARD_LINES.rows(entry.pk, (current and current.table_id) or 0):
         lines.setdefault(line.seat_id, {})[line.kind] = line
+    own = {seat.pk for seat in seats}
+    theirs = next((kinds for seat_id, kinds in lines.items() if seat_id not in own), {})
     rows = []
     for seat in seats:
         kinds = lines.get(seat.pk, {})
@@ -113,12 +167,18 @@ def entry_running_card(*, entry) -> list[CardRow]:
             CardRow(
                 seat.game.number,
                 seat.table.number if seat.table else None,
-                opponents.get(seat.table_id, "Sits out"),
+                seat.opponent or "Sits out",
                 line,
                 "verified" in kinds,
             )
         )
-    return rows
+    mine = lines.get(current.pk, {}) if current else {}
+    return RunningCard(rows, current, mine, theirs)
+
+
+def entry_running_card(*, entry) -> list[CardRow]:
+    """Every game the entry has played or is playing, with its line."""
+    return entry_card(entry=entry).rows
 
 
 def game_history(*, game: Game) -> list[CardLine]:

@@ -21,8 +21,9 @@ from scoring.games import (
     validate_card_line,
 )
 from tournaments.models import CardLine, Game, Notice, Seat, Table
+from tournaments.selectors.compiled import Compiled
 from tournaments.selectors.events import event_scoring_settings
-from tournaments.selectors.results import current_lines, report_refusal, unreported_entries
+from tournaments.selectors.results import report_refusal, table_current_lines, unreported_entries
 from tournaments.services.audit import Kind, audit_record
 from tournaments.services.conflicts import retry_on_conflict
 from tournaments.services.errors import ServiceError
@@ -42,14 +43,25 @@ def _checked(seat: Seat, line: EngineLine) -> EngineLine:
         raise ServiceError(exc.message, field=exc.field, code="impossible_line") from None
 
 
+# A burst of reports runs these for every card: compiled once (``selectors.compiled``).
+_SEAT = Compiled(
+    lambda seat_id: Seat.objects.select_related("game__event", "entry").filter(pk=seat_id)[:1],
+    int,
+)
+_LOCKED_TABLE = Compiled(
+    lambda table_id: (
+        Table.objects.select_for_update(of=("self",))
+        .select_related("game__event")
+        .filter(pk=table_id)[:1]
+    ),
+    int,
+)
+
+
 def _locked_table(seat: Seat) -> Table:
     if seat.table_id is None:
         raise ServiceError("A sit-out has no game to report.", code="sit_out")
-    return (
-        Table.objects.select_for_update(of=("self",))
-        .select_related("game__event")
-        .get(pk=seat.table_id)
-    )
+    return _LOCKED_TABLE.first(seat.table_id)
 
 
 def line_replace(seat: Seat, kind: str, line: EngineLine, *, source: str, user, reason: str):
@@ -68,8 +80,9 @@ def line_replace(seat: Seat, kind: str, line: EngineLine, *, source: str, user, 
 
 
 def _verify_if_agreed(table: Table, user) -> bool:
-    reported = current_lines(table=table, kind=CardLine.Kind.REPORTED)
-    if len(reported) < 2 or current_lines(table=table, kind=CardLine.Kind.VERIFIED):
+    lines = table_current_lines(table_id=table.pk)
+    reported = lines[CardLine.Kind.REPORTED]
+    if len(reported) < 2 or lines[CardLine.Kind.VERIFIED]:
         return False
     (seat_a, a), (seat_b, b) = reported.items()
     settings = event_scoring_settings(event=table.game.event)
@@ -153,7 +166,7 @@ def card_line_report(
     ``game_number`` is the game the player was looking at: if the next game was posted since,
     the line is refused rather than saved against the wrong game. The seat is read once, the
     table locked, and everything checked against what the lock protects."""
-    seat = Seat.objects.select_related("game__event", "entry").get(pk=seat.pk)
+    seat = _SEAT.first(seat.pk)
     table = _locked_table(seat)
     _may_report(seat, table, game_number, by_player=source == Source.PLAYER)
     line, _ = line_preview(event=seat.game.event, won=won, spread=spread)
