@@ -22,8 +22,8 @@ game's publication; the time the server takes to render them all is printed).
    database is checked: every line stored, every game verified.
 2. Step test: the next games are paired and published in turn; for each rate (submissions a
    second) one game's lines arrive at that rate for ``STEP_SECONDS`` with the same polling
-   (every seated player's page, not only those who report in the step) and spectators. The knee is the highest rate whose submissions' p99 stays <= 300 ms with
-   no error.
+   (every seated player's page, not only those who report in the step) and spectators. The
+   knee is the highest rate whose submissions' p99 stays <= 300 ms with no error.
 
 Last line: ``load: submissions=<n> errors=<e> p50_ms=<x> p99_ms=<y> page_p99_ms=<z>
 standings_lag_s=<s> knee_per_s=<k>`` (``page_p99_ms``: the spectators' standings page and the
@@ -294,7 +294,9 @@ def main() -> None:
             count = min(len(game_reports), int(rate * STEP_SECONDS))
             seconds = count / rate
             step, _ = asyncio.run(
-                phase(stack.web_port, event.pk, game_reports, seconds, submitted=game_reports[:count])
+                phase(
+                    stack.web_port, event.pk, game_reports, seconds, submitted=game_reports[:count]
+                )
             )
             p99 = p(step.submissions, 99)
             held = p99 <= TARGET_MS and not step.errors

@@ -132,7 +132,9 @@ async def fetch(port: int, method: str, path: str, body: dict | None = None, eta
 
 
 def _proc_table() -> dict[int, tuple[int, str, float]]:
-    """pid -> (parent pid, command name, CPU seconds so far), from /proc."""
+    """pid -> (parent pid, command name, CPU seconds so far), from /proc. A process's seconds
+    include those of its children that have ended (PostgreSQL's connections come and go:
+    what an ended one used is counted in the postmaster's)."""
     tick = os.sysconf("SC_CLK_TCK")
     table = {}
     for entry in Path("/proc").iterdir():
@@ -144,7 +146,8 @@ def _proc_table() -> dict[int, tuple[int, str, float]]:
             continue
         name = stat[stat.index("(") + 1 : stat.rindex(")")]
         fields = stat[stat.rindex(")") + 2 :].split()
-        table[int(entry.name)] = (int(fields[1]), name, (int(fields[11]) + int(fields[12])) / tick)
+        used = sum(int(value) for value in fields[11:15])  # utime, stime, cutime, cstime
+        table[int(entry.name)] = (int(fields[1]), name, used / tick)
     return table
 
 

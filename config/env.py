@@ -16,6 +16,8 @@ ENVIRONMENT_VARIABLES: dict[str, str] = {
     "ALLOWED_HOSTS": "Comma-separated host names the site answers to (default: localhost names).",
     "CSRF_TRUSTED_ORIGINS": "Comma-separated https:// origins for forms behind a proxy.",
     "DATABASE_URL": "Database URL (default: sqlite file db.sqlite3 in the project).",
+    "DATABASE_PREPARED_STATEMENTS": "true/false (default true). PostgreSQL: run the hottest "
+    "queries as prepared statements; false behind a pooler that cannot keep them.",
     "CELERY_BROKER_URL": "Redis URL for the task queue. Unset: tasks run eagerly in-process.",
     "JOBS_SWEEP_SECONDS": "Seconds between sweeps that send waiting jobs (default 15).",
     "JOBS_STALE_SECONDS": "Seconds without heartbeat before a running job reruns (default 30).",

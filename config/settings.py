@@ -107,6 +107,16 @@ try:
     DATABASES = {"default": dj_database_url.parse(_database_url(), conn_max_age=60)}
 except (ValueError, KeyError) as exc:
     raise ImproperlyConfigured(f"DATABASE_URL is not a usable database URL: {exc}") from None
+_prepared = env_bool("DATABASE_PREPARED_STATEMENTS", True)
+if DATABASES["default"]["ENGINE"].endswith("postgresql") and _prepared:
+    # Django turns psycopg's prepared statements off (for poolers that cannot keep them), and
+    # then psycopg ignores even an explicit ``prepare=True``. Django's own cursors bind on the
+    # client and never prepare, so a threshold no query reaches prepares exactly the queries
+    # ``tournaments.selectors.compiled`` asks for: the polls' and reports' hot few, which
+    # PostgreSQL then plans once per connection instead of at every run (planning them cost
+    # more than running them). Behind a pooler in transaction mode that cannot keep prepared
+    # statements, set DATABASE_PREPARED_STATEMENTS=false.
+    DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = 2**31 - 1
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     # Concurrent requests from several phones must wait for the write lock, not fail at once.

@@ -8,9 +8,10 @@ Django would return them: tuples for a ``values_list`` query, model instances (w
 ``select_related`` objects and annotations) for a model query.
 
 On PostgreSQL they run as prepared statements: planning these small queries costs more than
-running them, and a prepared one is planned once per database connection (they are kept
-open: ``CONN_MAX_AGE``). Django's own cursors bind parameters on the client and cannot
-prepare. Errors are Django's (``OperationalError`` for a deadlock...), and queries are logged
+running them (0.2-0.5 ms against 0.03-0.07), and a prepared one is planned once per database
+connection (they are kept open: ``CONN_MAX_AGE``). Django's own cursors bind parameters on
+the client and never prepare; the settings let psycopg prepare what is asked here
+(``DATABASE_PREPARED_STATEMENTS``). Errors are Django's (``OperationalError`` for a deadlock...), and queries are logged
 as Django logs them, for tests and debugging.
 
 Only fixed-shape queries belong here: a placeholder must reach the SQL as a parameter
@@ -28,17 +29,20 @@ from django.db import connection
 from django.db.models import Model, QuerySet
 from django.db.models.query import get_related_populators
 
-# What the queries are compiled for, in place of the values asked: never a row's.
-_INT = -7_000_000_000_001
-_STR = "\x00compiled-placeholder-{}\x00"
 
-
-def _placeholder(kind: type, position: int):
-    if kind is int:
-        return _INT - position
-    if kind is str:
-        return _STR.format(position)
-    raise TypeError(f"a compiled query takes ints and strings, not {kind.__name__}")
+# What the queries are compiled for, in place of the values asked: twice, with two sets, so
+# the parameters that change are the arguments' (a constant never does). Ints within every
+# integer field's range (Django refuses a lookup beyond a field's range).
+def _placeholders(kinds: tuple[type, ...], round_: int) -> tuple:
+    values = []
+    for position, kind in enumerate(kinds):
+        if kind is int:
+            values.append(30_001 + 2 * position + round_)
+        elif kind is str:
+            values.append(f"\x00compiled-{position}-{round_}\x00")
+        else:
+            raise TypeError(f"a compiled query takes ints and strings, not {kind.__name__}")
+    return tuple(values)
 
 
 @dataclass(frozen=True)
@@ -53,15 +57,20 @@ class _Plan:
     converters: tuple = ()  # (column index, converters, expression)
 
 
-def _plan(queryset: QuerySet, placeholders: tuple) -> _Plan:
+def _plan(build: Callable[..., QuerySet], kinds: tuple[type, ...]) -> _Plan:
+    first, second = _placeholders(kinds, 0), _placeholders(kinds, 1)
+    queryset = build(*first)
     compiler = queryset.query.get_compiler(using=queryset.db)
     sql, params = compiler.as_sql()
+    other_sql, other_params = build(*second).query.sql_with_params()
+    if other_sql != sql or len(other_params) != len(params):
+        raise ValueError("the query's shape depends on its arguments: it cannot be compiled once")
     slots = tuple(
-        (index, placeholders.index(value))
-        for index, value in enumerate(params)
-        if isinstance(value, int | str) and value in placeholders
+        (index, first.index(value))
+        for index, (value, other) in enumerate(zip(params, other_params, strict=True))
+        if value != other and value in first and other == second[first.index(value)]
     )
-    missing = set(range(len(placeholders))) - {argument for _, argument in slots}
+    missing = set(range(len(kinds))) - {argument for _, argument in slots}
     if missing:
         raise ValueError(f"arguments {sorted(missing)} do not reach the SQL as parameters")
     select = compiler.select
@@ -96,8 +105,7 @@ class Compiled:
 
     @functools.cache  # noqa: B019  (one entry per query and database kind, for the process)
     def _plan_for(self, vendor: str) -> _Plan:
-        placeholders = tuple(_placeholder(kind, n) for n, kind in enumerate(self.kinds))
-        return _plan(self.build(*placeholders), placeholders)
+        return _plan(self.build, self.kinds)
 
     def rows(self, *values) -> list:
         """The rows: tuples for a ``values_list`` query, else model instances."""

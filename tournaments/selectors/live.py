@@ -25,7 +25,7 @@ import time
 
 from django.conf import settings
 from django.core.cache import caches
-from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, F, OuterRef, QuerySet, Subquery
 
 from tournaments.models import (
     CardLine,
@@ -161,9 +161,10 @@ def _entry_row(key: int | str) -> QuerySet:
         Entry.objects.filter(**lookup)
         .order_by()
         .annotate(
-            v_line=_newest(
-                CardLine.objects.filter(Q(seat__table__seats__entry=me) | Q(seat__entry=me)), "id"
-            ),
+            # The player's own lines and their tables' lines, each found through the indexes
+            # (one query with "or" joined the whole event's seats: it grew with the field).
+            v_line=_newest(CardLine.objects.filter(seat__entry=me), "id"),
+            v_table_line=_newest(CardLine.objects.filter(seat__table__seats__entry=me), "id"),
             v_seat=_newest(Seat.objects.filter(entry=me), "id"),
             v_notice=_newest(Notice.objects.filter(entry=me), "id"),
             v_notice_seen=_newest(Notice.objects.filter(entry=me), "seen_at"),
@@ -176,6 +177,7 @@ def _entry_row(key: int | str) -> QuerySet:
             "missed_games",
             "report_token",
             "v_line",
+            "v_table_line",
             "v_seat",
             "v_notice",
             "v_notice_seen",
