@@ -30,7 +30,7 @@ standings_lag_s=<s> knee_per_s=<k>`` (``page_p99_ms``: the spectators' standings
 players' polls together, during the burst).
 
 Environment: ``BENCH_PLAYERS`` (1024), ``BENCH_BURST_SECONDS`` (60), ``BENCH_STEPS``
-(``30,45,60,75,90,110``), ``BENCH_STEP_SECONDS`` (10), ``BENCH_GUNICORN_ARGS`` (extra
+(``30,60,90,120,160,200,250``), ``BENCH_STEP_SECONDS`` (10), ``BENCH_GUNICORN_ARGS`` (extra
 arguments, e.g. ``--workers 5``, to compare worker models).
 """
 
@@ -70,7 +70,7 @@ from tournaments.services.pairings import game_pairings_request, game_publish  #
 
 PLAYERS = int(os.environ.get("BENCH_PLAYERS", 1024))
 BURST_SECONDS = float(os.environ.get("BENCH_BURST_SECONDS", 60))
-STEPS = [int(r) for r in os.environ.get("BENCH_STEPS", "30,45,60,75,90,110").split(",") if r]
+STEPS = [int(r) for r in os.environ.get("BENCH_STEPS", "30,60,90,120,160,200,250").split(",") if r]
 STEP_SECONDS = float(os.environ.get("BENCH_STEP_SECONDS", 10))
 SPECTATORS, SPECTATOR_EVERY = 200, 5.0
 POLL_EVERY, POLL_JITTER = 3.5, 0.5  # as static/js/live.js
