@@ -11,11 +11,11 @@ On PostgreSQL they run as prepared statements: planning these small queries cost
 running them (0.2-0.5 ms against 0.03-0.07), and a prepared one is planned once per database
 connection (they are kept open: ``CONN_MAX_AGE``). Django's own cursors bind parameters on
 the client and never prepare; the settings let psycopg prepare what is asked here
-(``DATABASE_PREPARED_STATEMENTS``). Errors are Django's (``OperationalError`` for a deadlock...), and queries are logged
-as Django logs them, for tests and debugging.
+(``DATABASE_PREPARED_STATEMENTS``). Errors are Django's (``OperationalError`` for a
+deadlock...), and queries are logged as Django logs them, for tests and debugging.
 
-Only fixed-shape queries belong here: a placeholder must reach the SQL as a parameter
-unchanged (ids, links), never inside a list whose length varies.
+Only fixed-shape queries belong here: each argument must reach the SQL as one parameter,
+unchanged (ids, links), never inside a list whose length varies (``_plan`` checks it).
 """
 
 from __future__ import annotations
