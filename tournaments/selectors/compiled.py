@@ -157,6 +157,9 @@ def _execute(sql: str, params: tuple) -> list[tuple]:
         rows = cursor.fetchall()
     if connection.queries_logged:  # as Django's own cursors log
         connection.queries_log.append(
-            {"sql": f"{sql} -- {params!r}", "time": f"{time.perf_counter() - start:.3f}"}
+            {
+                "sql": connection.ops.compose_sql(sql, params),
+                "time": f"{time.perf_counter() - start:.3f}",
+            }
         )
     return rows

@@ -45,14 +45,17 @@ def _checked(seat: Seat, line: EngineLine) -> EngineLine:
 
 # A burst of reports runs these for every card: compiled once (``selectors.compiled``).
 _SEAT = Compiled(
-    lambda seat_id: Seat.objects.select_related("game__event", "entry").filter(pk=seat_id)[:1],
+    lambda seat_id: (
+        Seat.objects.select_related("game__event", "entry").filter(pk=seat_id).order_by()[:1]
+    ),
     int,
 )
 _LOCKED_TABLE = Compiled(
     lambda table_id: (
         Table.objects.select_for_update(of=("self",))
         .select_related("game__event")
-        .filter(pk=table_id)[:1]
+        .filter(pk=table_id)
+        .order_by()[:1]
     ),
     int,
 )
