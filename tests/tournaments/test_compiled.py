@@ -59,6 +59,13 @@ def test_values_rows_and_several_arguments(event_in_play):
     assert NAMES.first("no-such-link", 1) is None
 
 
+def test_a_missing_or_none_value_is_refused():
+    with pytest.raises(TypeError):
+        NAMES.rows("a-link")
+    with pytest.raises(TypeError):
+        SEATS.rows(None)
+
+
 def test_an_argument_that_does_not_reach_the_sql_is_refused():
     dropped = Compiled(lambda entry_id: Entry.objects.filter(pk__gt=0), int)
     with pytest.raises(ValueError, match="do not reach the SQL"):

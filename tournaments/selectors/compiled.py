@@ -109,6 +109,9 @@ class Compiled:
 
     def rows(self, *values) -> list:
         """The rows: tuples for a ``values_list`` query, else model instances."""
+        if len(values) != len(self.kinds) or any(v is None for v in values):
+            # None would need another SQL (IS NULL): the caller decides what it means.
+            raise TypeError(f"{self.build.__name__} takes {len(self.kinds)} values, not None")
         plan = self._plan_for(connection.vendor)
         params = list(plan.params)
         for index, argument in plan.slots:
@@ -150,6 +153,7 @@ def _execute(sql: str, params: tuple) -> list[tuple]:
             return cursor.fetchall()
     import psycopg
 
+    connection.validate_no_broken_transaction()  # as Django's cursors refuse, after an error
     connection.ensure_connection()
     start = time.perf_counter()
     with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
