@@ -203,6 +203,22 @@ def event_version(*, event: Event) -> str:
     return _digest("event", event.pk, _shared("event", event.pk, _event_row))
 
 
+def _public_parts(here) -> dict:
+    """What the public pages are built from; the staff's pages show all of it too."""
+    return {
+        "v_standings": _newest(StandingsSnapshot.objects.filter(event=here), "id"),
+        "v_entry": _newest(Entry.objects.filter(event=here), "id"),
+        "v_withdrawn": _count(
+            Entry.objects.filter(event=here, status=Entry.Status.WITHDRAWN), "event"
+        ),
+        **_game_parts(here),
+        **_playoff_parts(here),
+    }
+
+
+_PUBLIC = ("v_standings", "v_entry", "v_withdrawn", *_GAMES_AND_PLAYOFF)
+
+
 def _event_row(pk: int) -> QuerySet:
     here = OuterRef("pk")
     return (
@@ -211,16 +227,10 @@ def _event_row(pk: int) -> QuerySet:
         .annotate(
             v_line=_newest(CardLine.objects.filter(seat__game__event=here), "id"),
             v_verified=_newest(Table.objects.filter(game__event=here), "verified_at"),
-            v_standings=_newest(StandingsSnapshot.objects.filter(event=here), "id"),
             v_call=_newest(JudgeCall.objects.filter(table__game__event=here), "id"),
             v_answered=_newest(JudgeCall.objects.filter(table__game__event=here), "answered_at"),
-            v_entry=_newest(Entry.objects.filter(event=here), "id"),
             v_checked_in=_newest(Entry.objects.filter(event=here), "checked_in_at"),
-            v_withdrawn=_count(
-                Entry.objects.filter(event=here, status=Entry.Status.WITHDRAWN), "event"
-            ),
-            **_game_parts(here),
-            **_playoff_parts(here),
+            **_public_parts(here),
         )
         .values_list(
             "stage",
@@ -228,13 +238,10 @@ def _event_row(pk: int) -> QuerySet:
             "finalised_at",
             "v_line",
             "v_verified",
-            "v_standings",
             "v_call",
             "v_answered",
-            "v_entry",
             "v_checked_in",
-            "v_withdrawn",
-            *_GAMES_AND_PLAYOFF,
+            *_PUBLIC,
         )
     )
 
@@ -252,25 +259,8 @@ def _public_row(pk: int) -> QuerySet:
     return (
         Event.objects.filter(pk=pk)
         .order_by()
-        .annotate(
-            v_standings=_newest(StandingsSnapshot.objects.filter(event=here), "id"),
-            v_entry=_newest(Entry.objects.filter(event=here), "id"),
-            v_withdrawn=_count(
-                Entry.objects.filter(event=here, status=Entry.Status.WITHDRAWN), "event"
-            ),
-            **_game_parts(here),
-            **_playoff_parts(here),
-        )
-        .values_list(
-            "name",
-            "stage",
-            "published",
-            "finalised_at",
-            "v_standings",
-            "v_entry",
-            "v_withdrawn",
-            *_GAMES_AND_PLAYOFF,
-        )
+        .annotate(**_public_parts(here))
+        .values_list("name", "stage", "published", "finalised_at", *_PUBLIC)
     )
 
 

@@ -20,15 +20,6 @@ from tournaments.models import (
 from tournaments.selectors.access import event_roles
 from tournaments.selectors.compiled import Compiled
 
-
-def current_lines(*, table: Table, kind: str) -> dict[int, CardLine]:
-    """The current lines of ``kind`` at a table, by seat id, in seat order."""
-    lines = CardLine.objects.filter(seat__table=table, kind=kind, current=True).order_by(
-        "seat__position"
-    )
-    return {line.seat_id: line for line in lines}
-
-
 _TABLE_LINES = Compiled(
     lambda table_id: CardLine.objects.filter(seat__table_id=table_id, current=True).order_by(
         "seat__position"
@@ -44,6 +35,11 @@ def table_current_lines(*, table_id: int) -> dict[str, dict[int, CardLine]]:
     for line in _TABLE_LINES.rows(table_id):
         lines[line.kind][line.seat_id] = line
     return lines
+
+
+def current_lines(*, table: Table, kind: str) -> dict[int, CardLine]:
+    """The current lines of ``kind`` at a table, by seat id, in seat order."""
+    return table_current_lines(table_id=table.pk)[kind]
 
 
 def latest_standings(*, event: Event) -> StandingsSnapshot | None:
@@ -176,11 +172,6 @@ def entry_card(*, entry) -> RunningCard:
     return RunningCard(rows, current, mine, theirs)
 
 
-def entry_running_card(*, entry) -> list[CardRow]:
-    """Every game the entry has played or is playing, with its line."""
-    return entry_card(entry=entry).rows
-
-
 def game_history(*, game: Game) -> list[CardLine]:
     """Every line ever entered for the game, old and new, with who, when and why."""
     return list(
@@ -219,8 +210,8 @@ def table_detail_of(*, table: Table) -> TableDetail:
     """The one read model of a table, for its page and the API."""
     table.refresh_from_db(fields=["status", "verified_at"])  # a service may just have changed it
     seats = list(table.seats.select_related("entry__player").order_by("position"))
-    reported = current_lines(table=table, kind=CardLine.Kind.REPORTED)
-    verified = current_lines(table=table, kind=CardLine.Kind.VERIFIED)
+    lines = table_current_lines(table_id=table.pk)
+    reported, verified = lines[CardLine.Kind.REPORTED], lines[CardLine.Kind.VERIFIED]
     return TableDetail(
         table,
         [SeatDetail(s, reported.get(s.pk), verified.get(s.pk)) for s in seats],

@@ -31,18 +31,24 @@ def _check_in_unaudited(entry: Entry, *, play_started: bool) -> None:
 @transaction.atomic
 def entry_check_in(*, entry: Entry, user) -> Entry:
     entry = Entry.objects.select_for_update().select_related("player", "event").get(pk=entry.pk)
+    play_started = event_play_started(event=entry.event)
+    _check_in_recorded(entry, user, play_started, "entry_check_in", "checked in")
+    return entry
+
+
+def _check_in_recorded(entry: Entry, user, play_started: bool, action: str, how: str) -> None:
+    """One player's check-in and its history row."""
     before = entry_state(entry)
-    _check_in_unaudited(entry, play_started=event_play_started(event=entry.event))
+    _check_in_unaudited(entry, play_started=play_started)
     audit_record(
         event=entry.event,
         actor=user,
         kind=Kind.CHECK_IN,
-        action="entry_check_in",
-        summary=f"{entry.player.name} checked in",
+        action=action,
+        summary=f"{entry.player.name} {how}",
         before=before,
         after=entry_state(entry),
     )
-    return entry
 
 
 @transaction.atomic
@@ -65,17 +71,7 @@ def entry_self_check_in(*, entry: Entry, user) -> bool:
         )
     if entry.status == Entry.Status.CHECKED_IN:
         return False
-    before = entry_state(entry)
-    _check_in_unaudited(entry, play_started=False)
-    audit_record(
-        event=event,
-        actor=user,
-        kind=Kind.CHECK_IN,
-        action="entry_self_check_in",
-        summary=f"{entry.player.name} checked in on their phone",
-        before=before,
-        after=entry_state(entry),
-    )
+    _check_in_recorded(entry, user, False, "entry_self_check_in", "checked in on their phone")
     return True
 
 
