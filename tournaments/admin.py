@@ -19,19 +19,32 @@ class ClubAdmin(admin.ModelAdmin):
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
-    """Staff link a player to an account here, so the player can sign in instead of the link."""
+    """Players' records. Their account is linked on the "Linked accounts" page
+    (``/players/links/``), which keeps the history; merges go through the merge page, so
+    they can be undone."""
 
     list_display = ["name", "acc_number", "home_club", "user", "merged_into"]
     search_fields = ["name", "acc_number"]
-    autocomplete_fields = ["user", "home_club"]
-    readonly_fields = ["merged_into"]  # merges go through the merge page, so they can be undone
+    autocomplete_fields = ["home_club"]
+    readonly_fields = ["user", "merged_into"]
 
 
 @admin.register(Event)
 class EventAdmin(admin.ModelAdmin):
-    list_display = ["name", "kind", "starts_on", "stage", "published"]
-    list_filter = ["kind", "stage", "published"]
+    """Events. Sanctioning is decided on the Sanctioning page (``/sanctioning/``), which writes
+    the event's history and keeps the MRP ledger in step."""
+
+    list_display = ["name", "kind", "starts_on", "stage", "published", "sanctioned"]
+    list_filter = ["kind", "stage", "published", "sanctioned"]
     search_fields = ["name"]
+    readonly_fields = [
+        "sanctioned",
+        "sanction_requested_at",
+        "sanction_decision",
+        "sanction_decided_at",
+        "sanction_decided_by",
+        "sanction_note",
+    ]
 
 
 @admin.register(EventRole)

@@ -1,6 +1,7 @@
-"""Demo data for ``make run``: a finished, finalised weekend Main (12 games, so it earns Master
-Rating Points), and a Grass Roots club with two finished club nights and one in progress, all
-played through the real services by the engine's simulator (see ``services.simulation``)."""
+"""Demo data for ``make run``: a finished, finalised weekend Main (12 games, sanctioned by the
+demo director as the demo's administrator, so it earns Master Rating Points), and a Grass Roots
+club with two finished club nights and one in progress, all played through the real services
+by the engine's simulator (see ``services.simulation``)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from django.utils import timezone
 from tournaments.models import Club, Event
 from tournaments.services.clubs import club_create
 from tournaments.services.ledger import event_finalise_request
+from tournaments.services.sanctioning import event_sanction_grant, event_sanction_request
 from tournaments.services.simulation import event_simulate
 
 FINISHED = "Demo Weekend: Main (finished)"
@@ -30,6 +32,9 @@ def demo_events_build(*, director) -> list[Event]:
     """Build the two demo events unless they exist (safe to run again)."""
     if not Event.objects.filter(name=FINISHED).exists():
         report = event_simulate(players=20, games=12, seed=2026, director=director, name=FINISHED)
+        # The demo director is also the demo's administrator, and so its ACC office.
+        event_sanction_request(event=report.event, user=director)
+        event_sanction_grant(event=report.event, user=director, note="The demo's own Main")
         event_finalise_request(event=report.event, user=director)  # its MRPs to the ledger
     if not Club.objects.filter(name=CLUB).exists():
         club = club_create(name=CLUB, user=director, city="Springfield", region="Demo Region")

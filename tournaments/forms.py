@@ -169,7 +169,7 @@ class EventSettingsForm(forms.ModelForm):
     )
 
     SECTIONS = (
-        ("event", "The event", ("name", "starts_on", "sanctioned", "rulebook_edition")),
+        ("event", "The event", ("name", "starts_on", "rulebook_edition")),
         (
             "games",
             "Games and scoring",
@@ -200,7 +200,6 @@ class EventSettingsForm(forms.ModelForm):
         labels = {
             "name": "Event name",
             "starts_on": "Date",
-            "sanctioned": "ACC-sanctioned",
             "rulebook_edition": "Rulebook",
             "qualifying_games": "Qualifying games",
             "max_meetings": "Most games against one opponent",
@@ -222,7 +221,6 @@ class EventSettingsForm(forms.ModelForm):
         help_texts = {
             "name": "As players and spectators will see it.",
             "starts_on": "The first day of play.",
-            "sanctioned": "Qualifiers who are ACC members earn Master Rating Points.",
             "rulebook_edition": "The ACC rules the judges follow; every ruling records it.",
             "max_meetings": "1: a new opponent every game. 2: the two-games-per-opponent format.",
             "pairing_mode": "Random: anyone not met yet. By standings: players with similar "

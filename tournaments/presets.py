@@ -52,7 +52,6 @@ PRESETS: dict[str, Preset] = {
             (12, 22),
             qualifying_games=22,
             playoff_best_of=[5],
-            sanctioned=True,
         ),
         _preset(
             "acc-consolation",
@@ -61,7 +60,6 @@ PRESETS: dict[str, Preset] = {
             (7, 12),
             qualifying_games=12,
             playoff_best_of=[3],
-            sanctioned=True,
         ),
         _preset(
             "grass-roots",

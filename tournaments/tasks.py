@@ -115,3 +115,10 @@ def send_table_emails(*, job_id: int, event_id: int, number: int) -> None:
             event_id=event_id, number=number, progress=progress
         ),
     )
+
+
+@shared_task(name="tournaments.tasks.send_account_link_code")
+def send_account_link_code(*, job_id: int, link_id: int) -> None:
+    from tournaments.services.account_links import account_link_code_send
+
+    job_run(job_id=job_id, work=lambda job, progress: account_link_code_send(link_id=link_id))

@@ -1,6 +1,7 @@
 from django.urls import include, path
 
 from tournaments.views import (
+    account_links,
     backup,
     check_in,
     director_entries,
@@ -11,6 +12,7 @@ from tournaments.views import (
     player,
     public,
     results,
+    sanctioning,
     standings,
 )
 
@@ -24,6 +26,19 @@ urlpatterns = [
     path("jobs/<num:job_id>/", public.job_detail, name="job-detail"),
     path("r/<str:token>/", player.player_page, name="player-page"),
     path("me/", player.my_entries, name="my-entries"),
+    path("me/links/<num:link_id>/", account_links.link_page, name="account-link"),
+    path("me/links/<num:link_id>/unlink/", account_links.link_end, name="account-link-end"),
+    path("players/links/", account_links.links_admin, name="account-links-admin"),
+    path(
+        "players/links/<num:link_id>/approve/",
+        account_links.link_approve,
+        name="account-link-approve",
+    ),
+    path(
+        "players/links/<num:link_id>/decline/",
+        account_links.link_decline,
+        name="account-link-decline",
+    ),
     path("events/", director_events.event_list, name="event-list"),
     path("events/new/", director_events.event_create, name="event-create"),
     path("events/<num:event_id>/", public.event_public, name="event-public"),
@@ -47,6 +62,21 @@ urlpatterns = [
         "events/<num:event_id>/check-in/<str:code>/",
         check_in.check_in_by_code,
         name="event-check-in-code",
+    ),
+    path(
+        "events/<num:event_id>/sanctioning/",
+        sanctioning.event_sanctioning,
+        name="event-sanctioning",
+    ),
+    path("sanctioning/", sanctioning.office, name="sanctioning-office"),
+    *(
+        path(
+            f"sanctioning/<num:event_id>/{action}/",
+            sanctioning.office_decide,
+            {"action": action},
+            name=f"sanctioning-{action}",
+        )
+        for action in ("grant", "decline", "revoke")
     ),
     path("events/<num:event_id>/history/", history.event_history, name="event-history"),
     path("events/<num:event_id>/backup.json", backup.event_backup, name="event-backup"),

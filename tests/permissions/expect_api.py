@@ -14,6 +14,7 @@ from tests.permissions.checks import shows_table_one, wrote_at_table_one
 from tests.permissions.spec import (
     API_ADMIN,
     API_ANY_ROLE,
+    API_ASK_LINK,
     API_B_DIRECTOR,
     API_B_JOB_OWNER,
     API_BODY_DIRECTOR,
@@ -22,7 +23,14 @@ from tests.permissions.spec import (
     API_JOB_OWNER,
     API_JUDGING,
     API_MIXED_DIRECTOR,
+    API_OFFICE,
+    API_OTHERS_LINK,
+    API_OTHERS_LINK_INVALID,
+    API_OWN_LINK,
+    API_PLAYER_RECORD,
     API_PUBLIC,
+    API_RECORD_DECIDER,
+    API_RECORD_PROPOSER,
     API_SIGNED_IN,
     API_STAFF,
     DRAFT,
@@ -180,8 +188,49 @@ API = {
     },
     "api-player": {
         "GET": AGET(PUBLIC, r.player),
-        "PATCH": AWRITE(API_DIRECTOR, r.player, {"acc_number": "ACC-9999"}),
+        "PATCH": AWRITE(API_PLAYER_RECORD, r.player, {"name": "Pat Renamed"}),
     },
+    "api-record-changes": {"GET": AGET(API_SIGNED_IN, r.none)},
+    "api-record-change-approve": {"POST": AWRITE(API_RECORD_DECIDER, r.record_change)},
+    "api-record-change-decline": {
+        "POST": AWRITE(API_RECORD_DECIDER, r.record_change, {"note": "No"})
+    },
+    "api-record-change-withdraw": {"POST": AWRITE(API_RECORD_PROPOSER, r.record_change)},
+    # Linking an account to a player (issue 21)
+    "api-account-links": {
+        "GET": AGET(API_SIGNED_IN, r.none),
+        "POST": AWRITE(
+            API_ASK_LINK,
+            r.none,
+            lambda w: {"token": w.A.extra.reg_checked_in.report_token},
+            ok=201,
+        ),
+    },
+    "api-account-link-confirm": {
+        "POST": AWRITE(API_OTHERS_LINK_INVALID, r.account_link("link_waiting"), {"code": "1"})
+    },
+    "api-account-link-cancel": {
+        "POST": AWRITE(API_OTHERS_LINK_INVALID, r.account_link("link_waiting"))
+    },
+    "api-account-link-approve": {"POST": AWRITE(API_OTHERS_LINK, r.account_link("link_waiting"))},
+    "api-account-link-decline": {
+        "POST": AWRITE(API_OTHERS_LINK, r.account_link("link_waiting"), {"note": "Unknown"})
+    },
+    "api-account-link-end": {
+        "POST": AWRITE(API_OWN_LINK, r.account_link("own_link"), {"note": "Not theirs"})
+    },
+    # Sanctioning: a director asks, the ACC office (the admin here) decides
+    "api-event-sanctioning": {"GET": AGET(API_DIRECTOR, r.cut)},
+    "api-event-sanctioning-request": {"POST": AWRITE(API_DIRECTOR, r.cut)},
+    "api-event-sanctioning-cancel": {
+        "POST": AWRITE(API_DIRECTOR, r.cut, prepare=r.sanctioning_asked)
+    },
+    "api-event-sanctioning-grant": {"POST": AWRITE(API_OFFICE, r.cut)},
+    "api-event-sanctioning-decline": {
+        "POST": AWRITE(API_OFFICE, r.cut, {"note": "No"}, prepare=r.sanctioning_asked)
+    },
+    "api-event-sanctioning-revoke": {"POST": AWRITE(API_OFFICE, r.done, {"note": "Wrong"})},
+    "api-sanctioning-requests": {"GET": AGET(API_OFFICE, r.none)},
     "api-player-merges": {
         "POST": AWRITE(
             API_ADMIN,

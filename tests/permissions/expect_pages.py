@@ -26,8 +26,14 @@ from tests.permissions.spec import (
     LOGIN,
     MIXED_DIRECTOR,
     MIXED_JUDGING,
+    OFFICE,
     OK,
+    OTHERS_LINK_FLASH,
+    OWN_LINK,
+    PLAYER_RECORD,
     PUBLIC,
+    RECORD_DECIDER,
+    RECORD_PROPOSER,
     SIGNED_IN,
     STAFF,
     STAFF_ONLY,
@@ -161,7 +167,34 @@ PAGES = {
     "player-merge-undo": {"POST": WRITE(STAFF_ONLY, r.merge)},
     "player-detail": {"GET": GET(PUBLIC, r.player)},
     "player-chart": {"GET": GET(PUBLIC, r.player)},
-    "player-acc-number": {"POST": WRITE(DIRECTOR, r.player, {"acc_number": "ACC-9999"})},
+    "player-record": {"POST": WRITE(PLAYER_RECORD, r.player, r.record_rename)},
+    "record-change-approve": {"POST": WRITE(RECORD_DECIDER, r.record_change)},
+    "record-change-decline": {"POST": WRITE(RECORD_DECIDER, r.record_change, {"note": "No"})},
+    "record-change-withdraw": {"POST": WRITE(RECORD_PROPOSER, r.record_change)},
+    # Linking an account to a player (issue 21)
+    "account-link": {
+        "GET": GET(OWN_LINK, r.account_link("own_link")),
+        "POST": WRITE(OTHERS_LINK_FLASH, r.account_link("link_waiting"), {"cancel": "1"}),
+    },
+    "account-link-end": {
+        "POST": WRITE(OWN_LINK, r.account_link("own_link"), {"confirm": "yes", "note": "Wrong"})
+    },
+    "account-links-admin": {
+        "GET": GET(STAFF_ONLY, r.none),
+        "POST": WRITE(STAFF_ONLY, r.none, r.link_by_admin),
+    },
+    "account-link-approve": {"POST": WRITE(STAFF_ONLY, r.account_link("link_waiting"))},
+    "account-link-decline": {
+        "POST": WRITE(STAFF_ONLY, r.account_link("link_waiting"), {"note": "Unknown to us"})
+    },
+    # Sanctioning: a director asks, the ACC office (the admin here) decides
+    "event-sanctioning": {"POST": WRITE(DIRECTOR, r.cut, {"action": "ask"})},
+    "sanctioning-office": {"GET": GET(OFFICE, r.none)},
+    "sanctioning-grant": {"POST": WRITE(OFFICE, r.cut)},
+    "sanctioning-decline": {
+        "POST": WRITE(OFFICE, r.cut, {"note": "Not on the calendar"}, prepare=r.sanctioning_asked)
+    },
+    "sanctioning-revoke": {"POST": WRITE(OFFICE, r.done, {"note": "Not an ACC event"})},
     # Clubs and ratings (the director directs club A; the other director club B)
     "club-list": {"GET": GET(PUBLIC, r.none)},
     "club-new": {

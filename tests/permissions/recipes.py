@@ -95,6 +95,26 @@ def merge(w):
     return {"merge_id": w.merge_done.pk}
 
 
+def account_link(name):
+    """A's ``own_link`` (the player's confirmed link) or ``link_waiting`` (a stranger's)."""
+    return lambda w: {"link_id": getattr(w.A.extra, name).pk}
+
+
+def record_change(w):
+    return {"change_id": w.A.extra.record_change.pk}
+
+
+def link_by_admin(w):
+    """An administrator links the stranger who asked to be the player with no address."""
+    link = w.A.extra.link_waiting
+    return {"username": link.user.username, "player": link.player_id}
+
+
+def record_rename(w):
+    """The record form with a new name (the ACC number as it is: a change of it waits)."""
+    return {"name": "Pat Renamed", "acc_number": w.A.player.acc_number}
+
+
 def none(w):
     return {}
 
@@ -216,6 +236,14 @@ def new_link(w):
     for side in (w.A, w.B):
         entry = Entry.objects.get(pk=side.extra.reg_checked_in.pk)
         entry_token_revoke(entry=entry, user=side.director)
+
+
+def sanctioning_asked(w):
+    """Each side's cut event (a Main) waits for the ACC office."""
+    from tournaments.services.sanctioning import event_sanction_request
+
+    for side in (w.A, w.B):
+        event_sanction_request(event=side.cut, user=side.director)
 
 
 def no_bracket(w):

@@ -16,6 +16,7 @@ from __future__ import annotations
 from django.db import connection
 
 from tournaments.models import (
+    AccountLink,
     AuditEntry,
     CardLine,
     Club,
@@ -38,6 +39,7 @@ from tournaments.models import (
     PlayerMerge,
     Playoff,
     PlayoffSeed,
+    RecordChange,
     Ruling,
     Seat,
     StandingsSnapshot,
@@ -70,7 +72,7 @@ BY_EVENT = {
     NightCard: "event",
 }
 BY_CLUB = {Club: "pk", ClubRole: "club", ClubAward: "club"}
-GLOBAL = (Job, Player, PlayerMerge)
+GLOBAL = (Job, Player, PlayerMerge, AccountLink, RecordChange)
 
 
 def _rows(model, **where) -> list[tuple]:

@@ -29,11 +29,12 @@ class Outcome(enum.Enum):
     ANON_API = "401 or 403"
     INVALID = "400: the request names something that is not this event's"
     FLASH_ERROR = "302 with an error message: refused, nothing changed"
+    PROPOSED = "202: taken as a proposal that waits for approval"
 
 
 OK, LOGIN, ADMIN_LOGIN = Outcome.OK, Outcome.LOGIN, Outcome.ADMIN_LOGIN
 DENIED, HIDDEN, ANON_API = Outcome.DENIED, Outcome.HIDDEN, Outcome.ANON_API
-INVALID, FLASH_ERROR = Outcome.INVALID, Outcome.FLASH_ERROR
+INVALID, FLASH_ERROR, PROPOSED = Outcome.INVALID, Outcome.FLASH_ERROR, Outcome.PROPOSED
 
 
 def profile(
@@ -82,6 +83,17 @@ BODY_DIRECTOR = profile(LOGIN, DENIED, DENIED, DENIED, DENIED, DENIED, INVALID, 
 BODY_DIRECTOR_FLASH = profile(LOGIN, DENIED, DENIED, DENIED, DENIED, DENIED, *[FLASH_ERROR] * 2)
 BODY_JUDGING = profile(LOGIN, DENIED, DENIED, INVALID, DENIED, DENIED, INVALID, INVALID)
 
+# Who may act for a player (issue 21). A link request is its asker's (and an administrator's):
+# others are told nothing (404). A record change is seen by its proposer (A's director) and
+# its deciders (the player, an administrator); a decision the person may not take is refused
+# with its reason.
+PLAYER_RECORD = profile(LOGIN, OK, DENIED, DENIED, DENIED, DENIED, OK, OK)
+OWN_LINK = profile(LOGIN, OK, HIDDEN, HIDDEN, HIDDEN, HIDDEN, HIDDEN, OK)
+OTHERS_LINK_FLASH = profile(LOGIN, *[HIDDEN] * 6, FLASH_ERROR)
+RECORD_DECIDER = profile(LOGIN, OK, HIDDEN, HIDDEN, HIDDEN, HIDDEN, FLASH_ERROR, OK)
+RECORD_PROPOSER = profile(LOGIN, FLASH_ERROR, HIDDEN, HIDDEN, HIDDEN, HIDDEN, OK, FLASH_ERROR)
+OFFICE = profile(LOGIN, *[DENIED] * 6, OK)  # the ACC office: the admin here
+
 API_PUBLIC = PUBLIC
 API_SIGNED_IN = as_api(SIGNED_IN)
 API_DIRECTOR = as_api(DIRECTOR)
@@ -96,6 +108,15 @@ API_MIXED_DIRECTOR = as_api(MIXED_DIRECTOR)
 API_MIXED_JUDGING = as_api(MIXED_JUDGING)
 API_BODY_DIRECTOR = as_api(BODY_DIRECTOR)
 API_BODY_JUDGING = as_api(BODY_JUDGING)
+API_PLAYER_RECORD = profile(ANON_API, OK, DENIED, DENIED, DENIED, DENIED, PROPOSED, OK)
+API_OWN_LINK = as_api(OWN_LINK)
+API_OTHERS_LINK = profile(ANON_API, *[HIDDEN] * 6, OK)
+API_OTHERS_LINK_INVALID = profile(ANON_API, *[HIDDEN] * 6, INVALID)
+API_RECORD_DECIDER = profile(ANON_API, OK, HIDDEN, HIDDEN, HIDDEN, HIDDEN, INVALID, OK)
+API_RECORD_PROPOSER = profile(ANON_API, INVALID, HIDDEN, HIDDEN, HIDDEN, HIDDEN, OK, INVALID)
+API_OFFICE = profile(ANON_API, *[DENIED] * 6, OK)
+# Asking to link needs a current link; the player and the other player are linked already.
+API_ASK_LINK = profile(ANON_API, INVALID, INVALID, OK, OK, OK, OK, OK)
 
 
 Recipe = Callable[[object], dict]  # world -> URL kwargs (query string under "?"), or body

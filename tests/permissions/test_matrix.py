@@ -139,6 +139,7 @@ def check_outcome(response, expected: Outcome, ok: int) -> None:
         Outcome.ANON_API: status in (401, 403),
         Outcome.INVALID: status == 400,
         Outcome.FLASH_ERROR: redirect and bool(errors),
+        Outcome.PROPOSED: status == 202,
     }[expected]
     if not good:
         shown = f"{status}" + (f" to {location}" if location else "")
@@ -182,7 +183,7 @@ def test_permission(world, route, method, variant, role):
     fresh = spec.prepare is not None
     if method == "GET":
         response = send()
-    elif expected is not OK:  # refused: nothing at all changes
+    elif expected not in (OK, Outcome.PROPOSED):  # refused: nothing at all changes
         before = _before(world, "all", state, fresh)
         written = rows_written()
         response = send()

@@ -11,7 +11,9 @@ Each side has four events, built through the services as a director would:
   seed 1 and has won game 1 of their semi-final (a verified match game to correct or void).
 - done (side A only): a sanctioned event played to a champion and finalised.
 
-and a club with a club night (one entry, for awards). Side B is built first, so that each of
+and a club with a club night (one entry, for awards); on side A, the player's confirmed account
+link, a stranger's request to link waiting for an administrator, and a change to the player's
+record proposed by the director (``_trust``). Side B is built first, so that each of
 its rows has a lower primary key than the matching row of A: a lookup that forgot its event
 filter (``.filter(number=1).first()``) then finds B's row, and the matrix sees it.
 
@@ -30,9 +32,21 @@ from types import SimpleNamespace
 from django.test import TestCase
 
 from tests.factories import EntryFactory, EventFactory, PlayerFactory, UserFactory
+from tests.helpers import link_account, sanction
 from tests.tournaments.ledger.conftest import play_playoffs
 from tests.tournaments.playoffs.conftest import break_cut_ties, play_game
-from tournaments.models import ClubRole, Entry, EventRole, Game, JudgeCall, Match, Player, Table
+from tournaments.models import (
+    AccountLink,
+    ClubRole,
+    Entry,
+    EventRole,
+    Game,
+    JudgeCall,
+    Match,
+    Player,
+    RecordChange,
+    Table,
+)
 from tournaments.services.clubs import club_create, club_night_create
 from tournaments.services.entries import Registration, entry_register
 from tournaments.services.events import event_close_registration
@@ -166,6 +180,7 @@ def _cut(side: Side) -> None:
 
 def _done(side: Side) -> None:
     event = _qualified(side, "finished", 8, 7, preset="acc-consolation", qualifier_ratio=4)
+    sanction(event)
     with on_commit():
         play_playoffs(event)
     with on_commit():
@@ -191,7 +206,9 @@ def _side(name: str, *, done: bool) -> Side:
     side = Side(
         name=name,
         director=UserFactory(username=f"director_{low}"),
-        player=PlayerFactory(name=f"Pat {name}", user=UserFactory(username=f"player_{low}")),
+        player=link_account(
+            PlayerFactory(name=f"Pat {name}"), UserFactory(username=f"player_{low}")
+        ),
         judges=[UserFactory(username=f"judge_{low}"), UserFactory(username=f"judge2_{low}")],
         cross_checker=UserFactory(username=f"checker_{low}"),
     )
@@ -203,6 +220,27 @@ def _side(name: str, *, done: bool) -> Side:
     _club(side)
     assert ClubRole.objects.filter(club=side.club, user=side.director).exists()
     return side
+
+
+def _trust(side: Side) -> None:
+    """Who may act for a player (issue 21): the player's own confirmed link, a request to link
+    waiting for an administrator (a stranger asking to be a player with no e-mail address),
+    and a change to the player's record proposed by the side's director."""
+    x = side.extra
+    x.own_link = AccountLink.objects.get(player=side.player, status="confirmed")
+    x.link_waiting = AccountLink.objects.create(
+        player=x.reg_registered.player,
+        user=UserFactory(username=f"asker_{side.name.lower()}"),
+        method=AccountLink.Method.ADMINISTRATOR,
+    )
+    x.record_change = RecordChange.objects.create(
+        player=side.player,
+        field=RecordChange.Field.ACC_NUMBER,
+        old_value=side.player.acc_number,
+        new_value="ACC-7777",
+        proposed_by=side.director,
+        event=side.reg,
+    )
 
 
 @dataclass
@@ -230,6 +268,7 @@ def build_world() -> World:
         "director": A.director,
         "admin": admin,
     }
+    _trust(A)
     keep, gone = PlayerFactory(acc_number=""), PlayerFactory(acc_number="")
     kept, merged = PlayerFactory(acc_number=""), PlayerFactory(acc_number="")
     merge_done = player_merge(keep=kept, merge=merged, user=admin)

@@ -4,6 +4,7 @@ board and closes the game, a cross-checker settles a flagged table, everyone rea
 import pytest
 
 from tests.factories import UserFactory
+from tests.helpers import link_account
 from tournaments.models import CardLine, Event, EventRole, Table
 
 pytestmark = pytest.mark.django_db
@@ -166,8 +167,7 @@ def test_a_player_with_an_account_reaches_their_page_without_the_link(client, ev
     event = event_in_play(10)
     entry = event.entries.first()
     user = UserFactory()
-    entry.player.user = user
-    entry.player.save()
+    link_account(entry.player, user)
     client.force_login(user)
     page = client.get("/me/").content.decode()
     assert f'href="/r/{entry.report_token}/"' in page and event.name in page

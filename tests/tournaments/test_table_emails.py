@@ -51,9 +51,9 @@ def game_two(event_in_play, django_capture_on_commit_callbacks):
 
     def make(players: int = 9, **settings) -> Game:
         event = event_in_play(players, **settings)
-        for player in Player.objects.filter(entries__event=event):
-            player.email = f"player{player.pk}@example.org"
-            player.save(update_fields=["email"])
+        for entry in Entry.objects.filter(event=event):  # what each gave for this event
+            entry.email = f"player{entry.player_id}@example.org"
+            entry.save(update_fields=["email"])
         with django_capture_on_commit_callbacks(execute=True):
             game_pairings_request(event=event, number=2, user=event.director)
         return Game.objects.get(event=event, number=2)
@@ -87,7 +87,7 @@ def _seating(game: Game) -> dict[str, tuple[int | None, str]]:
     p = game_pairings(game=game)
     seats = {row.entry_id: (row.table, row.opponent) for row in p.by_name}
     entries = Entry.objects.filter(pk__in=seats).select_related("player")
-    return {e.player.email: seats[e.pk] for e in entries if e.player.email}
+    return {e.email: seats[e.pk] for e in entries if e.email}
 
 
 def _by_address(outbox) -> dict[str, object]:
@@ -105,7 +105,7 @@ def test_publishing_tells_each_player_their_table_opponent_and_link(game_two, pu
     assert set(sent) == set(seating) and len(sent) == 9
     for address, (table, opponent) in seating.items():
         message = sent[address]
-        entry = Entry.objects.get(player__email=address)
+        entry = Entry.objects.get(email=address)
         assert message.from_email == "Pegboard <noreply@example.org>"
         assert f"{SITE}/r/{entry.report_token}/" in message.body
         assert entry.player.name in message.body
@@ -182,7 +182,7 @@ def test_a_republished_game_tells_only_players_whose_table_or_opponent_changed(
 
     changed = Entry.objects.filter(pk__in=[a, b, c, d, g, h, first.sit_out])
     sent = _by_address(mailoutbox)
-    assert set(sent) == {entry.player.email for entry in changed.select_related("player")}
+    assert set(sent) == {entry.email for entry in changed}
     seating = _seating(game)
     for address, message in sent.items():
         table, opponent = seating[address]
@@ -206,21 +206,21 @@ def test_players_without_address_withdrawn_or_not_in_the_game_get_nothing(
     event = event_in_play(10)
     left_before = Entry.objects.filter(event=event).first()
     entry_withdraw(entry=left_before, user=event.director)  # plays no game after game 1
-    EntryFactory(event=event, status=Entry.Status.REGISTERED, player__email="late@example.org")
-    for player in Player.objects.filter(entries__event=event).exclude(email="late@example.org"):
-        player.email = f"player{player.pk}@example.org"
-        player.save(update_fields=["email"])
+    EntryFactory(event=event, status=Entry.Status.REGISTERED, email="late@example.org")
+    for entry in Entry.objects.filter(event=event).exclude(email="late@example.org"):
+        entry.email = f"player{entry.player_id}@example.org"
+        entry.save(update_fields=["email"])
     with django_capture_on_commit_callbacks(execute=True):
         game_pairings_request(event=event, number=2, user=event.director)
     game = Game.objects.get(event=event, number=2)
     seated = list(Entry.objects.filter(seats__game=game).select_related("player"))
     no_address, withdrawn = seated[0], seated[1]
-    Player.objects.filter(pk=no_address.player_id).update(email="")
+    Entry.objects.filter(pk=no_address.pk).update(email="")
     entry_withdraw(entry=withdrawn, user=event.director)  # after game 2 was paired: still seated
 
     publish(game)
 
-    expected = {e.player.email for e in seated if e not in (no_address, withdrawn)}
+    expected = {e.email for e in seated if e not in (no_address, withdrawn)}
     assert set(_by_address(mailoutbox)) == expected and len(expected) == 7
     assert not TableEmail.objects.filter(entry__in=[left_before, no_address, withdrawn]).exists()
 
@@ -237,12 +237,12 @@ def test_a_refused_address_does_not_stop_the_others_and_is_sent_next_run(
     settings.EMAIL_BACKEND = f"{__name__}.RefusingBackend"
     game = game_two()
     unlucky = Entry.objects.filter(seats__game=game).select_related("player").first()
-    RefusingBackend.refused = {unlucky.player.email}
+    RefusingBackend.refused = {unlucky.email}
 
     job = publish(game)
 
     assert job.status == Job.Status.SUCCEEDED
-    assert len(mailoutbox) == 8 and unlucky.player.email not in _by_address(mailoutbox)
+    assert len(mailoutbox) == 8 and unlucky.email not in _by_address(mailoutbox)
     [failure] = job.result["failed"]
     assert failure["entry_id"] == unlucky.pk and failure["player"] == unlucky.player.name
     assert failure["error"].startswith("SMTPRecipientsRefused")
@@ -252,7 +252,7 @@ def test_a_refused_address_does_not_stop_the_others_and_is_sent_next_run(
     RefusingBackend.refused = set()
     mailoutbox.clear()
     again = send_again(game)
-    assert [message.to for message in mailoutbox] == [[unlucky.player.email]]
+    assert [message.to for message in mailoutbox] == [[unlucky.email]]
     assert again.result["sent"] == 1 and again.result["already_sent"] == 8
     assert TableEmail.objects.filter(game=game).count() == 9
 
@@ -262,7 +262,7 @@ def test_when_no_message_could_be_sent_the_job_fails_and_a_retry_sends_them(
 ):
     settings.EMAIL_BACKEND = f"{__name__}.RefusingBackend"
     game = game_two()
-    RefusingBackend.refused = set(Player.objects.values_list("email", flat=True))
+    RefusingBackend.refused = set(Entry.objects.values_list("email", flat=True))
 
     job = publish(game)
 

@@ -105,9 +105,11 @@ class ConsolationView(APIView):
 
 
 class FinaliseView(APIView):
-    """Finalise a sanctioned event after its final: its MRP awards go to the ledger (202 with
-    the job; running it again changes nothing). Refused (400, ``cannot_finalise``) before the
-    final, for an event that is not sanctioned, or for a qualifying length with no table."""
+    """Finalise an event after its final (202 with the job; running it again changes nothing).
+    A sanctioned event's MRP awards go to the national ledger; an event the ACC office has not
+    sanctioned is finalised with none (its results stay on Pegboard; ``in_ledger`` false).
+    Refused (400, ``cannot_finalise``) before the final, or for a sanctioned event whose
+    qualifying length has no published MRP table."""
 
     permission_classes = [permissions.IsAuthenticated]
 

@@ -3,8 +3,11 @@
 - ``GET /players/<id>/``: a player's events (finish, game points, spread, MRPs), ``mrp_total``
   and ``mrp_by_year`` (year -> points). Published events only, unless you are that player or
   an administrator. A merged record answers with the record it joined.
-- ``PATCH /players/<id>/`` ``{"acc_number"}``: an event's director (or an administrator)
-  records a player's ACC number.
+- ``PATCH /players/<id>/`` ``{"name", "acc_number"}`` (either or both): a change to the
+  player's record. Applied at once (200, the player) for an administrator, the player
+  themselves, or the director of every event the record was entered in; otherwise proposed
+  (202, the changes waiting) for the player or an administrator to approve
+  (``api.record_changes``).
 - ``GET /leaderboards/mrp/``: players by MRPs; ``year``, ``club`` (a club id) and ``region``
   narrow it.
 - ``POST /players/merges/`` ``{"keep", "merge"}`` and ``POST /players/merges/<id>/undo/``:
@@ -20,7 +23,9 @@ from rest_framework.generics import GenericAPIView
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournaments.models import MrpAward, Player, PlayerMerge
+from tournaments.api.record_changes import RecordChangeSerializer
+from tournaments.api.serializers import StrictInput
+from tournaments.models import MrpAward, Player, PlayerMerge, RecordChange
 from tournaments.selectors.access import player_get_for_editing
 from tournaments.selectors.player_pages import (
     LeaderboardFilters,
@@ -29,7 +34,8 @@ from tournaments.selectors.player_pages import (
     player_page,
 )
 from tournaments.services.errors import ServiceError
-from tournaments.services.players import player_acc_number_set, player_merge, player_merge_undo
+from tournaments.services.players import player_merge, player_merge_undo
+from tournaments.services.record_changes import player_record_change
 
 BIG = 2**63 - 1
 
@@ -58,8 +64,13 @@ class PlayerPageSerializer(serializers.Serializer):
     events = PlayedEventSerializer(many=True)
 
 
-class AccNumberSerializer(serializers.Serializer):
-    acc_number = serializers.CharField(max_length=20)
+class RecordPatchSerializer(StrictInput):
+    name = serializers.CharField(max_length=200, required=False)
+    acc_number = serializers.CharField(max_length=20, required=False)
+
+
+class RecordChangesSerializer(serializers.Serializer):
+    changes = RecordChangeSerializer(many=True)
 
 
 class PlayerDetailView(APIView):
@@ -72,14 +83,20 @@ class PlayerDetailView(APIView):
         data["mrp_by_year"] = {str(year): points for year, points in page.mrp_by_year.items()}
         return Response(data)
 
-    @extend_schema(request=AccNumberSerializer, responses=PlayerPageSerializer)
+    @extend_schema(
+        request=RecordPatchSerializer,
+        responses={200: PlayerPageSerializer, 202: RecordChangesSerializer},
+        description="200: changed at once. 202: proposed; the changes wait for the player or "
+        "an administrator (see /players/changes/).",
+    )
     def patch(self, request, player_id: int):
         player = player_get_for_editing(player_id=player_id, user=request.user)
-        body = AccNumberSerializer(data=request.data)
+        body = RecordPatchSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        player_acc_number_set(
-            player=player, acc_number=body.validated_data["acc_number"], user=request.user
-        )
+        changes = player_record_change(player=player, user=request.user, **body.validated_data)
+        if any(change.status == RecordChange.Status.PENDING for change in changes):
+            data = RecordChangesSerializer({"changes": changes}).data
+            return Response(data, status=status.HTTP_202_ACCEPTED)
         return self.get(request, player.pk)
 
 

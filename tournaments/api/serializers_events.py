@@ -17,7 +17,26 @@ from tournaments.services.errors import ServiceError
 
 # Events
 
-PUBLIC_EVENT_FIELDS = ["id", "name", "kind", "preset", "starts_on", "stage", "published"]
+PUBLIC_EVENT_FIELDS = [
+    "id", "name", "kind", "preset", "starts_on", "stage", "published", "sanctioned",
+]  # fmt: skip
+
+
+class _SanctioningIsNotASetting(serializers.ModelSerializer):
+    """``sanctioned`` is the ACC office's to give (``api.sanctioning``): sent here, a 400."""
+
+    def to_internal_value(self, data):
+        if hasattr(data, "keys") and "sanctioned" in data:
+            raise serializers.ValidationError(
+                {
+                    "sanctioned": serializers.ErrorDetail(
+                        "Sanctioning is granted by the ACC office, not set by a director: ask "
+                        "for it with POST /api/v1/events/<id>/sanctioning/request/.",
+                        code="not_a_setting",
+                    )
+                }
+            )
+        return super().to_internal_value(data)
 
 
 class EventSerializer(serializers.ModelSerializer):
@@ -37,7 +56,7 @@ class EventDirectorSerializer(EventSerializer):
         read_only_fields = fields
 
 
-class EventCreateSerializer(serializers.ModelSerializer):
+class EventCreateSerializer(_SanctioningIsNotASetting):
     """A new event: a name and a preset; any setting given overrides the preset's value."""
 
     preset = serializers.ChoiceField(choices=[(slug, p.name) for slug, p in PRESETS.items()])
@@ -47,7 +66,7 @@ class EventCreateSerializer(serializers.ModelSerializer):
         fields = ["name", "preset", "kind", "starts_on", "published", *Event.SETTINGS]
 
 
-class EventSettingsSerializer(serializers.ModelSerializer):
+class EventSettingsSerializer(_SanctioningIsNotASetting):
     """The fields a director may change; settings only until play starts."""
 
     class Meta:
@@ -59,11 +78,14 @@ class EventSettingsSerializer(serializers.ModelSerializer):
 
 
 class EntrySerializer(serializers.ModelSerializer):
-    """A player's entry, with the player's name, ACC number and home club."""
+    """A player's entry, with the player's name, ACC number and home club, and the contact
+    details the player gave for this event (never what they gave another event)."""
 
     name = serializers.CharField(source="player.name", read_only=True)
     acc_number = serializers.CharField(source="player.acc_number", read_only=True)
     club = serializers.CharField(source="player.home_club.name", read_only=True, allow_null=True)
+    email = serializers.CharField(read_only=True, help_text="for this event; empty if none")
+    phone = serializers.CharField(read_only=True, help_text="for this event; empty if none")
 
     class Meta:
         model = Entry
@@ -78,6 +100,8 @@ class EntrySerializer(serializers.ModelSerializer):
             "withdrawn_after_game",
             "missed_games",
             "checked_in_at",
+            "email",
+            "phone",
             "report_token",
             "created_at",
         ]

@@ -1,6 +1,17 @@
 from django.urls import include, path
 
-from tournaments.api import auth, backup, entries, events, games, history, jobs, roles
+from tournaments.api import (
+    account_links,
+    auth,
+    backup,
+    entries,
+    events,
+    games,
+    history,
+    jobs,
+    roles,
+    sanctioning,
+)
 
 EVENT = "events/<num:event_id>/"
 GAME = f"{EVENT}games/<num:number>/"
@@ -52,6 +63,45 @@ urlpatterns = [
     path(f"{EVENT}roles/", roles.RoleListView.as_view(), name="api-role-list"),
     path(f"{EVENT}roles/<num:grant_id>/", roles.RoleDetailView.as_view(), name="api-role-detail"),
     path(f"{EVENT}history/", history.HistoryView.as_view(), name="api-event-history"),
+    path(
+        f"{EVENT}sanctioning/",
+        sanctioning.SanctionStatusView.as_view(),
+        name="api-event-sanctioning",
+    ),
+    *(
+        path(
+            f"{EVENT}sanctioning/{action}/",
+            view.as_view(),
+            name=f"api-event-sanctioning-{action}",
+        )
+        for action, view in (
+            ("request", sanctioning.SanctionRequestView),
+            ("cancel", sanctioning.SanctionCancelView),
+            ("grant", sanctioning.SanctionGrantView),
+            ("decline", sanctioning.SanctionDeclineView),
+            ("revoke", sanctioning.SanctionRevokeView),
+        )
+    ),
+    path(
+        "sanctioning/requests/",
+        sanctioning.SanctionRequestListView.as_view(),
+        name="api-sanctioning-requests",
+    ),
+    path("account-links/", account_links.AccountLinkListView.as_view(), name="api-account-links"),
+    *(
+        path(
+            f"account-links/<num:link_id>/{action}/",
+            view.as_view(),
+            name=f"api-account-link-{action}",
+        )
+        for action, view in (
+            ("confirm", account_links.AccountLinkConfirmView),
+            ("cancel", account_links.AccountLinkCancelView),
+            ("approve", account_links.AccountLinkApproveView),
+            ("decline", account_links.AccountLinkDeclineView),
+            ("end", account_links.AccountLinkEndView),
+        )
+    ),
     path(f"{EVENT}backup/", backup.EventBackupView.as_view(), name="api-event-backup"),
     path(f"{EVENT}games/", games.GameListView.as_view(), name="api-game-list"),
     path(GAME, games.GameDetailView.as_view(), name="api-game-detail"),

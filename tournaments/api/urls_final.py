@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments.api import final, players
+from tournaments.api import final, players, record_changes
 
 EVENT = "events/<num:event_id>/"
 
@@ -12,6 +12,23 @@ urlpatterns = [
     path(f"{EVENT}finalise/", final.FinaliseView.as_view(), name="api-event-finalise"),
     path(f"{EVENT}acc-results/", final.AccResultsView.as_view(), name="api-event-acc-results"),
     path("players/<num:player_id>/", players.PlayerDetailView.as_view(), name="api-player"),
+    path(
+        "players/changes/",
+        record_changes.RecordChangeListView.as_view(),
+        name="api-record-changes",
+    ),
+    *(
+        path(
+            f"players/changes/<num:change_id>/{action}/",
+            view.as_view(),
+            name=f"api-record-change-{action}",
+        )
+        for action, view in (
+            ("approve", record_changes.RecordChangeApproveView),
+            ("decline", record_changes.RecordChangeDeclineView),
+            ("withdraw", record_changes.RecordChangeWithdrawView),
+        )
+    ),
     path("players/merges/", players.MergeListView.as_view(), name="api-player-merges"),
     path(
         "players/merges/<num:merge_id>/undo/",

@@ -1,5 +1,6 @@
 """Pegboard's tables, split by resource."""
 
+from tournaments.models.account_links import AccountLink
 from tournaments.models.audit import AuditEntry
 from tournaments.models.clubs import ClubAward, ClubRole, NightCard, PlayerRating, RatingPoint
 from tournaments.models.events import Entry, Event, EventRole
@@ -9,10 +10,13 @@ from tournaments.models.ledger import Finalisation, MrpAward
 from tournaments.models.notifications import TableEmail
 from tournaments.models.people import Club, Player, PlayerMerge
 from tournaments.models.playoffs import Match, MatchGame, MatchLine, Playoff, PlayoffSeed
+from tournaments.models.record_changes import RecordChange
 from tournaments.models.results import CardLine, Notice, StandingsSnapshot, TiePlayoff
 from tournaments.models.rulings import JudgeCall, Ruling
 
 __all__ = [
+    "AccountLink",
+    "RecordChange",
     "AuditEntry",
     "ClubAward",
     "ClubRole",

@@ -5,7 +5,7 @@
   and the state *before* and *after* as plain JSON. Rows are only ever added: a correction is a
   new row, and nothing here is edited or deleted by Pegboard.
 - kind: the family of an action, for filtering the history page (settings, entries, check-in,
-  roles, pairings, results, rulings, playoffs, money, links).
+  roles, pairings, results, rulings, playoffs, money, links, sanctioning).
 - action: the service that acted, named ``<entity>_<action>`` like the service itself.
 """
 
@@ -26,6 +26,7 @@ class AuditEntry(models.Model):
         PLAYOFFS = "playoffs", "Playoffs"
         MONEY = "money", "Money"
         LINKS = "links", "Private links"
+        SANCTIONING = "sanctioning", "Sanctioning"
 
     event = models.ForeignKey(
         "tournaments.Event", on_delete=models.CASCADE, related_name="audit_entries"

@@ -2,12 +2,17 @@
 
 - event: one competition of a weekend (Main, Consolation, a satellite) or a club night. Every
   rule that differs between events is a field here (a *setting*), filled from a preset.
+- sanctioning: the ACC office's approval that makes an event's awards count nationally
+  (``sanctioned``); a director asks for it, the office grants or declines it, and may withdraw
+  it later (``services.sanctioning``).
 - role: a user's job in one event: director (manages it), cross-checker (resolves card
   disagreements), judge (rules on disputes). The event's creator is its first director.
 - entry: a player in an event: registered, checked in, or withdrawn; a late entry joins from a
   later game (``joined_from_game``); a withdrawal plays no game after ``withdrawn_after_game``.
   A withdrawal can be undone: the player rejoins from the next unpaired game, and the games
   paired while they were away are kept in ``missed_games`` (they play none of them).
+- contact: the e-mail address and phone number the player gave for this event (``email``,
+  ``phone``); each event's directors see their own event's only.
 - private link: ``report_token``, printed on the scorecard as a QR code. A new link replaces it
   at once; for ten minutes, while nobody has used the new one, the director can undo that and
   the old printed card works again (``previous_report_token``, ``token_replaced_at``,
@@ -72,6 +77,28 @@ class Event(models.Model):
     rated_at = models.DateTimeField(
         null=True, blank=True, help_text="its games are in the players' skill ratings"
     )
+    # Sanctioning: granted by the ACC office, never set by the event's own directors
+    # (services.sanctioning). Only a sanctioned event's awards reach the national MRP ledger.
+    sanctioned = models.BooleanField(
+        default=False,
+        help_text="sanctioned by the ACC office: its qualifiers earn Master Rating Points",
+    )
+    sanction_requested_at = models.DateTimeField(
+        null=True, blank=True, help_text="a director asked the ACC office; waiting for its answer"
+    )
+    sanction_decision = models.CharField(
+        max_length=20,
+        blank=True,
+        choices=[("granted", "Granted"), ("declined", "Declined"), ("withdrawn", "Withdrawn")],
+        help_text="the ACC office's last decision",
+    )
+    sanction_decided_at = models.DateTimeField(null=True, blank=True)
+    sanction_decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    sanction_note = models.CharField(
+        max_length=300, blank=True, help_text="the ACC office's words with its last decision"
+    )
 
     # Settings: every event-dependent rule.
     qualifying_games = models.PositiveSmallIntegerField(
@@ -101,10 +128,6 @@ class Event(models.Model):
         help_text="games per playoff match by round, e.g. [5] or [3, 5, 7]; the last repeats",
     )
     muggins = models.BooleanField(default=False)
-    sanctioned = models.BooleanField(
-        default=False,
-        help_text="an ACC-sanctioned Main or Consolation: its qualifiers earn Master Rating Points",
-    )
     pairing_mode = models.CharField(
         max_length=20, choices=PairingMode.choices, default=PairingMode.RANDOM
     )
@@ -148,7 +171,6 @@ class Event(models.Model):
         "qualifier_ratio",
         "playoff_best_of",
         "muggins",
-        "sanctioned",
         "pairing_mode",
         "rulebook_edition",
         "playoff_first_deal",
@@ -157,6 +179,8 @@ class Event(models.Model):
 
     class Meta:
         ordering = ["-starts_on", "-id"]
+        # The ACC office (a group of users given this in the admin) and administrators.
+        permissions = [("sanction_event", "Can grant, decline and withdraw ACC sanctioning")]
         constraints = [
             models.CheckConstraint(
                 condition=Q(qualifying_games__gte=1), name="event_at_least_one_game"
@@ -202,6 +226,10 @@ class Entry(models.Model):
         default=list, blank=True, help_text="games paired while the player had withdrawn"
     )
     checked_in_at = models.DateTimeField(null=True, blank=True)
+    # How to reach the player about this event, as they gave it for this event: one director
+    # never sees what a player gave another (the record's own address is ``Player.email``).
+    email = models.EmailField(blank=True)
+    phone = models.CharField(max_length=40, blank=True)
     report_token = models.CharField(max_length=64, unique=True, default=new_report_token)
     previous_report_token = models.CharField(max_length=64, blank=True)
     token_replaced_at = models.DateTimeField(null=True, blank=True)

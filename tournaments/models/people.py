@@ -5,7 +5,10 @@
   commissioner names it).
 - player: a person who enters events. ``acc_number`` is the ACC membership number, unique when
   given; many players at club nights have none. One person is one player across events: their
-  entries, points and ratings hang on this record.
+  entries, points and ratings hang on this record. ``email`` and ``phone`` are the record's
+  own: given when it was made, changed only by an administrator or the player; a confirmation
+  code to link an account goes to this ``email``. What a player gives for one event is on the
+  entry. ``user`` is the account confirmed as this person (``models.account_links``).
 - merge: two records found to be the same person. The merged record keeps existing (pointing
   at the one kept, ``merged_into``) so the merge can be undone; ``PlayerMerge`` remembers what
   moved.

@@ -7,11 +7,14 @@ reveals nothing to strangers); ``PermissionDenied`` (403) when a signed-in user 
 
 - roles: ``event_roles`` gives a user's roles in an event; a superuser directs every event.
 - event: director (manage), staff (director or cross-checker: enter and settle lines), judging
-  (director or judge), any role (the history), viewer (anyone once published).
+  (director or judge), any role (the history), viewer (anyone once published), sanctioning
+  (the ACC office: ``may_sanction``).
 - objects inside an event (entry, role grant, game, table, match, match game, judge call) are
   looked up *within* the event the URL names, never by id alone.
 - players' private links: ``entry_get_by_token``; club directors: ``club_get_for_director``;
-  a player's record: ``player_get_for_editing``; jobs: ``job_get_for_user``.
+  a player's record: ``player_get_for_editing``; jobs: ``job_get_for_user``; a request to link
+  an account: ``account_link_get_for_user``; a change to a player's record:
+  ``record_change_get_for_user``.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from django.http import Http404
 from django.utils import timezone
 
 from tournaments.models import (
+    AccountLink,
     Club,
     ClubRole,
     Entry,
@@ -32,11 +36,12 @@ from tournaments.models import (
     Match,
     MatchGame,
     Player,
+    RecordChange,
     Table,
 )
 from tournaments.selectors.compiled import Compiled
 from tournaments.selectors.games import VISIBLE_TO_ALL, game_get
-from tournaments.selectors.player_identity import player_may_edit
+from tournaments.selectors.player_identity import player_may_edit, player_record_decider
 from tournaments.selectors.player_pages import player_get
 from tournaments.selectors.playoffs import matches_with_scores
 
@@ -95,6 +100,28 @@ def event_get_for_history(*, event_id: int, user) -> Event:
     return _event_for(
         event_id, user, ANY_ROLE, "Only this event's directors, cross-checkers and judges may."
     )
+
+
+def may_sanction(*, user) -> bool:
+    """The ACC office: administrators, and people given ``sanction_event`` in the admin."""
+    return user.is_authenticated and (user.is_staff or user.has_perm("tournaments.sanction_event"))
+
+
+def event_get_for_sanctioning(*, event_id: int, user) -> Event:
+    """The event, for the ACC office deciding its sanctioning; 404 (anonymous) or 403."""
+    event = Event.objects.filter(pk=event_id).first()
+    if event is None or not user.is_authenticated:
+        raise Http404("No such event.")
+    if not may_sanction(user=user):
+        raise PermissionDenied("Only the ACC office or an administrator decides sanctioning.")
+    return event
+
+
+def event_get_for_sanction_status(*, event_id: int, user) -> Event:
+    """The event, for its directors and the ACC office reading its sanctioning."""
+    if may_sanction(user=user):
+        return event_get_for_sanctioning(event_id=event_id, user=user)
+    return event_get_for_director(event_id=event_id, user=user)
 
 
 def event_get_for_viewer(*, event_id: int, user) -> Event:
@@ -278,3 +305,26 @@ def job_get_for_user(*, job_id: int, user) -> Job:
     if not (user.is_staff or job.created_by_id == user.pk):
         raise Http404("No such job.")
     return job
+
+
+def account_link_get_for_user(*, link_id: int, user) -> AccountLink:
+    """A request to link an account: the asker's own, or any for an administrator; else 404."""
+    link = AccountLink.objects.select_related("player", "user").filter(pk=link_id).first()
+    if link is None or not user.is_authenticated:
+        raise Http404("No such request.")
+    if not (user.is_staff or link.user_id == user.pk):
+        raise Http404("No such request.")
+    return link
+
+
+def record_change_get_for_user(*, change_id: int, user) -> RecordChange:
+    """A change to a player's record: for whoever proposed it and whoever decides it (an
+    administrator or the player); otherwise 404."""
+    change = RecordChange.objects.select_related("player").filter(pk=change_id).first()
+    if change is None or not user.is_authenticated:
+        raise Http404("No such change.")
+    if not (
+        change.proposed_by_id == user.pk or player_record_decider(player=change.player, user=user)
+    ):
+        raise Http404("No such change.")
+    return change

@@ -68,12 +68,33 @@ def player_candidates(*, name: str, exclude_event=None) -> list[Candidate]:
     return [candidate for _, candidate in found[:MAX_CANDIDATES]]
 
 
+def player_record_decider(*, player: Player, user) -> bool:
+    """Who decides changes to a player's record: an administrator, or the player themselves
+    (their confirmed account)."""
+    return user.is_authenticated and (user.is_staff or player.user_id == user.pk)
+
+
+def _directed_entries(player: Player, user):
+    return player.entries.filter(
+        event__roles__user=user, event__roles__role=EventRole.Role.DIRECTOR
+    )
+
+
 def player_may_edit(*, player: Player, user) -> bool:
-    """An administrator, or a director of an event the player entered."""
-    if not user.is_authenticated:
-        return False
-    if user.is_staff:
+    """Who may change a player's record, at once or by proposing it: a decider, or a director
+    of an event the player entered (``services.record_changes``)."""
+    if player_record_decider(player=player, user=user):
         return True
-    return EventRole.objects.filter(
-        user=user, role=EventRole.Role.DIRECTOR, event__entries__player=player
-    ).exists()
+    return user.is_authenticated and _directed_entries(player, user).exists()
+
+
+def player_edit_direct(*, player: Player, user) -> bool:
+    """Whether ``user``'s change to the record applies at once rather than waiting for approval:
+    a decider's, or a director's of every event the record was entered in while no account is
+    linked to it (a record nobody else uses)."""
+    if player_record_decider(player=player, user=user):
+        return True
+    if not user.is_authenticated or player.user_id is not None:
+        return False
+    entries = player.entries.count()
+    return entries > 0 and _directed_entries(player, user).distinct().count() == entries

@@ -4,7 +4,8 @@ from tournaments.models import Entry, Player
 
 
 def entries_of_user(*, user):
-    """Every entry of the player linked to a signed-in account, newest event first."""
+    """Every entry of the player whose confirmed account this is, newest event first
+    (``services.account_links``: holding a link never adds to this)."""
     if not user.is_authenticated:
         return Entry.objects.none()
     return (
@@ -14,10 +15,8 @@ def entries_of_user(*, user):
     )
 
 
-def player_can_link(*, entry, user) -> bool:
-    """Whether ``user`` may link their account to the entry's player: neither is linked yet."""
-    return (
-        user.is_authenticated
-        and entry.player.user_id is None
-        and not Player.objects.filter(user=user).exists()
-    )
+def player_of_user(*, user) -> Player | None:
+    """The player whose confirmed account this is, or None."""
+    if not user.is_authenticated:
+        return None
+    return Player.objects.filter(user=user).first()

@@ -4,7 +4,8 @@
 holds what both sides must agree on: the format's name and version, the fields each section
 copies, and how values and references are written.
 
-- document: ``{"format": "pegboard-event", "version": 1, ...}``; the sections are listed in
+- document: ``{"format": "pegboard-event", "version": 2, ...}`` (version 2: contact details
+  are the entries', and players name no account); the sections are listed in
   ``SECTIONS`` (see ``backup_export`` for what each holds and what is left out, and why).
 - key: how the document names a row of the event instead of its database id, which would mean
   another row (or nothing) in another database. Entries are ``E1``, ``E2``... in the order they
@@ -32,7 +33,7 @@ from tournaments.services.clubs import CLUB_SETTINGS
 from tournaments.services.prizes import MONEY_FIELDS
 
 FORMAT = "pegboard-event"
-VERSION = 1
+VERSION = 2
 
 SECTIONS = (
     "format", "version", "exported_at", "include_tokens", "users", "clubs", "players", "event",
@@ -66,8 +67,9 @@ class Section:
 
 USER_FIELDS = ("username", "first_name", "last_name", "email")
 CLUB = Section((*CLUB_SETTINGS, "created_at"))
-PLAYER = Section(("name", "acc_number", "email", "phone", "created_at"),
-                 clubs=("home_club",), users=("user",))  # fmt: skip
+# A player's record is the person's across events: a backup carries what identifies them, not
+# their record's contact details nor their account (the entries carry this event's contact).
+PLAYER = Section(("name", "acc_number", "created_at"), clubs=("home_club",))
 EVENT = Section(
     ("name", "kind", "preset", "starts_on", "stage", "published", "created_at", "finalised_at",
      "rated_at"),
@@ -78,7 +80,7 @@ MONEY = MONEY_FIELDS
 ROLE = Section(("role",), users=("user",))
 ENTRY = Section(
     ("status", "joined_from_game", "withdrawn_after_game", "missed_games", "checked_in_at",
-     "created_at"),
+     "email", "phone", "created_at"),
     players=("player",),
 )  # fmt: skip
 TOKEN_FIELDS = ("report_token", "previous_report_token", "token_replaced_at", "token_used_at")

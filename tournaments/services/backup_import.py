@@ -4,8 +4,8 @@
   sign in only after a password reset); clubs are found by name, or made with the document's
   settings; players are found by ACC number when they have one, or made. A record that is
   found is used as it is: this database's record of a person or a club wins over the copy.
-- user link: a player made here is linked to their user unless that user already has a
-  player here (one person, one player: the existing link stays, as ``player_link_user`` does).
+- accounts: a file never links an account to a player (only the player, with a code, or an
+  administrator does: ``account_links``); users named by the file hold its roles.
 - parent: linked when exactly one event of that name and date is here, else left empty.
 - refused (``ServiceError``, nothing saved): a document of another format or version, an event
   whose name and date are already here, private links already in use here, a document that
@@ -188,15 +188,11 @@ class _Restore:
         rows = self.data["players"]
         numbers = [row["acc_number"] for row in rows if row["acc_number"]]
         found = {p.acc_number: p for p in Player.objects.filter(acc_number__in=numbers)}
-        users = [user.pk for user in self.users.values()]
-        linked = set(Player.objects.filter(user__in=users).values_list("user_id", flat=True))
         new = []
         for row in rows:
             player = found.get(row["acc_number"]) if row["acc_number"] else None
             if player is None:
                 player = self.build(Player, row, fmt.PLAYER)
-                if player.user_id in linked:
-                    player.user = None
                 new.append(player)
             self.players[row["key"]] = player
         _create(Player, new)

@@ -23,6 +23,7 @@ from tournaments.services.audit import Kind, audit_record
 from tournaments.services.errors import ServiceError
 from tournaments.services.events import event_create_unaudited
 from tournaments.services.roles import person_find
+from tournaments.services.validation import clean_name
 
 CLUB_SETTINGS = (
     "name",
@@ -41,9 +42,10 @@ def club_create(*, name: str, user, **settings) -> Club:
     """A new club; ``user`` is its first director."""
     if not name.strip():
         raise ServiceError("Give the club a name.", field="name", code="required")
+    name = clean_name(name)
     try:
         with transaction.atomic():
-            club = Club.objects.create(name=name.strip(), **settings)
+            club = Club.objects.create(name=name, **settings)
     except IntegrityError:
         raise ServiceError(
             f"A club called {name.strip()!r} already exists.", field="name", code="taken"
@@ -58,6 +60,8 @@ def club_update_settings(*, club: Club, user, **changes) -> Club:
     unknown = set(changes) - set(CLUB_SETTINGS)
     if unknown:
         raise ServiceError(f"Not a club setting: {', '.join(sorted(unknown))}.", code="unknown")
+    if "name" in changes:
+        changes["name"] = clean_name(changes["name"])
     for key, value in changes.items():
         setattr(club, key, value)
     try:

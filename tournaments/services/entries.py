@@ -8,6 +8,9 @@
   withdrawn (``core.player_list.PlayerIndex``: the ACC number, else the name). Such rows are
   skipped and listed, so an updated list can be uploaded again.
 A player is found by ACC number when one is given, so a returning member is not duplicated.
+Contact details (e-mail, phone) are the entry's: what the player gave for this event. A new
+player's record starts with them; an existing record is never changed by entering it
+(``record_changes`` does that).
 How an imported file is read (delimiters, header names) is ``core.player_list``.
 Withdrawals are in ``withdrawals``, private links in ``links``.
 
@@ -27,11 +30,16 @@ from tournaments.selectors.events import event_next_game_number, event_play_star
 from tournaments.selectors.player_identity import Candidate, player_candidates
 from tournaments.services.audit import Kind, audit_record
 from tournaments.services.errors import RowErrors, ServiceError
+from tournaments.services.validation import (
+    clean_acc_number,
+    clean_email,
+    clean_name,
+    clean_phone,
+)
 from tournaments.services.withdrawals import entry_rejoin_unaudited, entry_state
 
 MAX_IMPORT_ROWS = 5000
 MAX_IMPORT_BYTES = 2_000_000
-FIELD_LENGTHS = {"name": 200, "acc_number": 20, "club": 200, "email": 254, "phone": 40}
 
 
 def csv_upload_text(upload) -> str:
@@ -82,17 +90,23 @@ class PlayerChoiceNeeded(ServiceError):
         self.candidates = candidates
 
 
+_CLEAN = {
+    "name": clean_name,
+    "acc_number": clean_acc_number,
+    "club": lambda value, field: clean_name(value, field=field) if value.strip() else "",
+    "email": clean_email,
+    "phone": clean_phone,
+}
+
+
 def _problems(reg: Registration) -> list[tuple[str, str]]:
+    """Every field's problem (``services.validation``), as (field, message)."""
     problems = []
-    if not reg.name.strip():
-        problems.append(("name", "A name is required."))
-    for field, limit in FIELD_LENGTHS.items():
-        if len(getattr(reg, field)) > limit:
-            problems.append((field, f"At most {limit} characters."))
-    if reg.acc_number and not reg.acc_number.replace("-", "").isalnum():
-        problems.append(("acc_number", f"{reg.acc_number!r} is not an ACC number."))
-    if reg.email and "@" not in reg.email:
-        problems.append(("email", f"{reg.email!r} is not an e-mail address."))
+    for field, clean in _CLEAN.items():
+        try:
+            clean(getattr(reg, field), field=field)
+        except ServiceError as exc:
+            problems.append((field, exc.message))
     return problems
 
 
@@ -113,7 +127,12 @@ def _player_for(reg: Registration, event: Event) -> Player:
     if reg.acc_number:
         player, created = Player.objects.get_or_create(
             acc_number=reg.acc_number.strip(),
-            defaults={"name": reg.name.strip(), "home_club": club, "email": reg.email},
+            defaults={
+                "name": reg.name.strip(),
+                "home_club": club,
+                "email": reg.email.strip(),
+                "phone": reg.phone.strip(),
+            },
         )
         clash = None if created else _acc_clash(player, reg)
         if clash:
@@ -124,7 +143,7 @@ def _player_for(reg: Registration, event: Event) -> Player:
         if candidates:
             raise PlayerChoiceNeeded(reg.name, candidates)
     return Player.objects.create(
-        name=reg.name.strip(), home_club=club, email=reg.email, phone=reg.phone
+        name=reg.name.strip(), home_club=club, email=reg.email.strip(), phone=reg.phone.strip()
     )
 
 
@@ -146,10 +165,19 @@ def _add(event: Event, reg: Registration, *, check_in: bool) -> Entry:
     withdrawn = _withdrawn_entry(event, reg)
     if withdrawn is not None:
         entry = entry_rejoin_unaudited(entry=withdrawn)
+        contact = {"email": reg.email.strip(), "phone": reg.phone.strip()}
+        given = {name: value for name, value in contact.items() if value}
+        if given:  # what the player gives this time is how to reach them now
+            Entry.objects.filter(pk=entry.pk).update(**given)
         entry.restored = True
         return entry
     late = event_play_started(event=event)
-    entry = Entry(event=event, player=_player_for(reg, event))
+    entry = Entry(
+        event=event,
+        player=_player_for(reg, event),
+        email=reg.email.strip(),
+        phone=reg.phone.strip(),
+    )
     if late:
         entry.joined_from_game = event_next_game_number(event=event)
     if check_in or late:

@@ -17,6 +17,7 @@ from tournaments.presets import PRESETS
 from tournaments.selectors.events import event_play_started
 from tournaments.services.audit import Kind, audit_record
 from tournaments.services.errors import ServiceError
+from tournaments.services.validation import clean_name
 
 
 def _check_settings(values: dict[str, Any]) -> None:
@@ -74,6 +75,14 @@ def event_create_unaudited(*, user, name: str, preset: str, **fields: Any) -> Ev
             field="preset",
             code="unknown_preset",
         )
+    if "sanctioned" in fields:
+        raise ServiceError(
+            "Sanctioning is granted by the ACC office, not set by a director: ask for it from "
+            "the event's settings once it exists.",
+            field="sanctioned",
+            code="not_a_setting",
+        )
+    name = clean_name(name)
     chosen = PRESETS[preset]
     values = {**chosen.settings, **fields}
     _check_settings({key: values.get(key, getattr(Event, key, None)) for key in Event.SETTINGS})
@@ -102,6 +111,8 @@ def event_update_settings(*, event: Event, user, **changes: Any) -> Event:
             field="settings",
             code="play_started",
         )
+    if "name" in changes:
+        changes["name"] = clean_name(changes["name"])
     before = settings_state(event, changes)
     for key, value in changes.items():
         setattr(event, key, value)

@@ -1,8 +1,11 @@
 """Finalising an event into the Master Rating Points ledger, and keeping the ledger true.
 
-- finalise: a director's action after the final of a sanctioned Main or Consolation. A job
-  works out every qualifier's award from the stored results (fresh standings, the bracket) and
-  writes one ledger row per award. Running it again changes nothing.
+- finalise: a director's action after the final. A job works out every qualifier's award
+  from the stored results (fresh standings, the bracket) and writes one ledger row per award.
+  Running it again changes nothing. Only an event the ACC office sanctioned
+  (``services.sanctioning``) has awards in the ledger: another one is finalised with none (its
+  results are final on Pegboard, and stay out of the national ledger). When the office
+  sanctions a finalised event later, or withdraws its sanction, the refresh below follows.
 - refresh: after a correction to a finalised event, the same job runs again: if any award
   changed, the event's current rows are superseded (kept, no longer current) and the new ones
   written under a new finalisation; if none did, nothing is written. If a correction reopened
@@ -34,14 +37,19 @@ COMPARED = (
 )  # fmt: skip
 
 
+NOT_IN_LEDGER = (
+    "Its results are final here. They are not in the national MRP ledger: the ACC office has "
+    "not sanctioned this event (ask them from the event's settings)."
+)
+
+
 def finalise_refusal(event: Event) -> str | None:
     """Why ``event`` cannot be finalised now, or None when it can."""
-    if not event.sanctioned:
-        return "Only ACC-sanctioned events go into the MRP ledger; this one is not sanctioned."
-    try:
-        mrp_table_for(event.kind, event.qualifying_games)
-    except MrpUnavailable as exc:
-        return f"This event cannot be finalised: {exc}."
+    if event.sanctioned:
+        try:
+            mrp_table_for(event.kind, event.qualifying_games)
+        except MrpUnavailable as exc:
+            return f"This event cannot be finalised: {exc}."
     playoff = Playoff.objects.filter(event=event).first()
     if playoff is None:
         return "Make the cut and play the playoffs first."
@@ -63,7 +71,9 @@ def event_finalise_request(*, event: Event, user) -> Job:
         actor=user,
         kind=Kind.RESULTS,
         action="event_finalise_request",
-        summary="Results finalised: the MRP awards go to the ledger",
+        summary="Results finalised: the MRP awards go to the ledger"
+        if event.sanctioned
+        else "Results finalised, kept on Pegboard: the event is not sanctioned",
     )
     return job
 
@@ -87,13 +97,16 @@ def ledger_refresh_request(*, event: Event, reason: str) -> Job | None:
     return _enqueue(event, None, reason)
 
 
-def _award_rows(event: Event) -> list[MrpAward]:
-    """The awards the stored results give now (unsaved rows), or [] if the final is open."""
+def _award_rows(event: Event) -> list[MrpAward] | None:
+    """The awards the stored results give now (unsaved rows): [] for an event that is not
+    sanctioned, None while the final is open."""
     playoff = Playoff.objects.filter(event=event).first()
     if playoff is None:
-        return []
+        return None
     bracket = bracket_of(playoff)
     if bracket.champion is None:
+        return None
+    if not event.sanctioned:
         return []
     standings, _ = _compute(event)
     results = qualifier_results(
@@ -146,12 +159,14 @@ def event_finalise(
             event.save(update_fields=["finalised_at"])
         rows = _award_rows(event)
         current = list(MrpAward.objects.filter(event=event, current=True))
-        if not first and sorted(map(_key, current)) == sorted(map(_key, rows)):
+        if not first and rows is not None and sorted(map(_key, current)) == sorted(map(_key, rows)):
             return {"changed": False, "awards": len(current)}
         return _write(event, rows, current, reason, job)
 
 
 def _write(event, rows, current, reason, job) -> dict[str, Any]:
+    """Supersede the current rows with ``rows``; ``rows`` None: the final was reopened by a
+    correction, so no awards (and not final) until the event is finalised again."""
     now = timezone.now()
     MrpAward.objects.filter(pk__in=[row.pk for row in current]).update(
         current=False, superseded_at=now
@@ -163,7 +178,8 @@ def _write(event, rows, current, reason, job) -> dict[str, Any]:
         .first()
         or 0
     ) + 1
-    if not rows:  # the final was reopened by a correction: no awards until finalised again
+    if rows is None:
+        rows = []
         event.finalised_at = None
         event.save(update_fields=["finalised_at"])
         reason = f"{reason}; awards withdrawn: the final is not decided"

@@ -1,11 +1,6 @@
-"""One player record per person: ACC numbers given later, accounts linked from the private
-link, and merging two records found to be the same person (and undoing that).
+"""One player record per person: merging two records found to be the same person (and undoing
+that). Changes to a record are ``record_changes``; accounts are linked by ``account_links``.
 
-- ACC number later: a director of an event the player entered (or an administrator) records
-  it; a number another record holds is refused (merge the two records instead). A finalised
-  event's ledger is checked again, since the award's "member" flag follows.
-- account link: a signed-in person who opens their private link becomes that player, unless
-  either side is already linked to someone else.
 - merge (administrators): the entries and MRP awards of one record move to the other; the
   merged record stays, pointing at the one kept, and ``PlayerMerge`` keeps what moved so the
   merge can be undone. Two records entered in the same event, or holding different ACC
@@ -17,61 +12,11 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from tournaments.models import Entry, Event, MrpAward, Player, PlayerMerge
-from tournaments.selectors.player_identity import player_may_edit
+from tournaments.models import AccountLink, Entry, Event, MrpAward, Player, PlayerMerge
 from tournaments.services.errors import ServiceError
-from tournaments.services.ledger import ledger_refresh_request
+from tournaments.services.record_changes import refresh_ledgers_naming
 
 IDENTITY = ("acc_number", "user_id", "email", "phone", "home_club_id")
-
-
-@transaction.atomic
-def player_acc_number_set(*, player: Player, acc_number: str, user) -> Player:
-    """Give a player their ACC number (or correct it)."""
-    player = Player.objects.select_for_update().get(pk=player.pk)
-    if not player_may_edit(player=player, user=user):
-        raise ServiceError(
-            "Only a director of an event this player entered may do this.", code="not_director"
-        )
-    number = acc_number.strip()
-    if not number or not number.replace("-", "").isalnum() or len(number) > 20:
-        raise ServiceError(
-            f"{acc_number!r} is not an ACC number.", field="acc_number", code="invalid"
-        )
-    holder = Player.objects.filter(acc_number=number).exclude(pk=player.pk).first()
-    if holder is not None:
-        raise ServiceError(
-            f"ACC number {number} belongs to {holder.name} (player {holder.pk}). If they are "
-            "the same person, an administrator merges the two records.",
-            field="acc_number",
-            code="acc_number_taken",
-        )
-    player.acc_number = number
-    player.save(update_fields=["acc_number"])
-    _refresh_ledgers([player], f"{player.name} has an ACC number")
-    return player
-
-
-def _refresh_ledgers(players: list[Player], reason: str) -> None:
-    """The ledgers naming these players: their award's member flag may have changed."""
-    events = Event.objects.filter(
-        mrp_awards__player__in=players, mrp_awards__current=True
-    ).distinct()
-    for event in events:
-        ledger_refresh_request(event=event, reason=reason)
-
-
-@transaction.atomic
-def player_link_user(*, entry: Entry, user) -> bool:
-    """Link the signed-in ``user`` to the entry's player; True if it was linked now."""
-    if not user.is_authenticated:
-        return False
-    player = Player.objects.select_for_update().get(pk=entry.player_id)
-    if player.user_id is not None or Player.objects.filter(user=user).exists():
-        return False
-    player.user = user
-    player.save(update_fields=["user"])
-    return True
 
 
 def _identity(player: Player) -> dict:
@@ -90,6 +35,10 @@ def player_merge(*, keep: Player, merge: Player, user) -> PlayerMerge:
     awards = list(merge.mrp_awards.values_list("pk", flat=True))
     Entry.objects.filter(pk__in=entries).update(player=keep)
     MrpAward.objects.filter(pk__in=awards).update(player=keep)
+    # The merged record's confirmed account goes with its user (below) when the kept one has
+    # none; its rows follow, so the history reads true.
+    links = list(merge.account_links.values_list("pk", flat=True)) if not keep.user_id else []
+    AccountLink.objects.filter(pk__in=links).update(player=keep)
     for name in IDENTITY:  # what the kept record lacks, the merged one gives
         if not getattr(keep, name) and getattr(merge, name):
             setattr(keep, name, getattr(merge, name))
@@ -97,11 +46,11 @@ def player_merge(*, keep: Player, merge: Player, user) -> PlayerMerge:
     merge.merged_into = keep
     merge.save()
     keep.save()
-    _refresh_ledgers([keep], f"{merge.name} merged into {keep.name}")
+    refresh_ledgers_naming([keep], f"{merge.name} merged into {keep.name}")
     return PlayerMerge.objects.create(
         kept=keep,
         merged=merge,
-        moved={"entries": entries, "awards": awards},
+        moved={"entries": entries, "awards": awards, "account_links": links},
         kept_before=kept_before,
         merged_before=merged_before,
         created_by=user,
@@ -138,6 +87,7 @@ def player_merge_undo(*, merge: PlayerMerge, user) -> PlayerMerge:
     gone = Player.objects.select_for_update().get(pk=merge.merged_id)
     Entry.objects.filter(pk__in=merge.moved.get("entries", [])).update(player=gone)
     MrpAward.objects.filter(pk__in=merge.moved.get("awards", [])).update(player=gone)
+    AccountLink.objects.filter(pk__in=merge.moved.get("account_links", [])).update(player=gone)
     for player, before in ((kept, merge.kept_before), (gone, merge.merged_before)):
         for name in IDENTITY:
             setattr(player, name, before[name])
@@ -146,5 +96,5 @@ def player_merge_undo(*, merge: PlayerMerge, user) -> PlayerMerge:
     gone.save()
     merge.undone_at, merge.undone_by = timezone.now(), user
     merge.save(update_fields=["undone_at", "undone_by"])
-    _refresh_ledgers([kept, gone], f"the merge of {gone.name} into {kept.name} undone")
+    refresh_ledgers_naming([kept, gone], f"the merge of {gone.name} into {kept.name} undone")
     return merge

@@ -44,7 +44,7 @@ class _Message:
 
 def table_emails_request(*, game: Game, user=None) -> Job | None:
     """Start the job that e-mails the game's players; None when none of them gave an address."""
-    if not Seat.objects.filter(game=game).exclude(entry__player__email="").exists():
+    if not Seat.objects.filter(game=game).exclude(entry__email="").exists():
         return None
     return job_enqueue(
         kind="table-emails",
@@ -118,7 +118,7 @@ def _due(game: Game) -> tuple[list[_Message], dict[str, int]]:
     entries = (
         Entry.objects.filter(pk__in=seats)
         .exclude(status=Entry.Status.WITHDRAWN)
-        .exclude(player__email="")
+        .exclude(email="")
         .select_related("player")
         .order_by("player__name", "pk")
     )
@@ -164,7 +164,7 @@ def _email(game: Game, message: _Message) -> mail.EmailMessage:
         subject=" ".join(subject.split()),
         body=render_to_string("tournaments/email/table_body.txt", context).strip() + "\n",
         from_email=settings.DEFAULT_FROM_EMAIL,
-        to=[entry.player.email],
+        to=[entry.email],
     )
 
 

@@ -12,7 +12,7 @@ from tournaments.exports import csv_download
 from tournaments.selectors.acc_package import AccPackage, acc_package
 from tournaments.selectors.access import event_get_for_director
 from tournaments.services.errors import ServiceError
-from tournaments.services.ledger import event_finalise_request
+from tournaments.services.ledger import NOT_IN_LEDGER, event_finalise_request
 
 EVENT_FIELDS = (
     ("Event", "event"),
@@ -83,7 +83,9 @@ def finalise(request, event_id: int):
         messages.error(request, exc.message)
     else:
         job.refresh_from_db()
-        if job.status == job.Status.SUCCEEDED:
+        if not event.sanctioned:
+            messages.success(request, NOT_IN_LEDGER)
+        elif job.status == job.Status.SUCCEEDED:
             messages.success(request, "The results are final: the MRPs are in the ledger.")
         else:
             messages.info(request, "Finalising: the MRP ledger is being written.")

@@ -19,7 +19,7 @@ from tournaments.forms import (
 )
 from tournaments.models import Entry
 from tournaments.presets import PRESETS
-from tournaments.selectors.access import event_get_for_director
+from tournaments.selectors.access import event_get_for_director, may_sanction
 from tournaments.selectors.events import (
     entries_of_event,
     event_next_game_number,
@@ -28,6 +28,7 @@ from tournaments.selectors.events import (
     events_directed_by,
 )
 from tournaments.selectors.games import games_of_event
+from tournaments.selectors.sanctioning import event_sanction_status
 from tournaments.services import events as event_services
 from tournaments.services.errors import ServiceError
 from tournaments.services.links import token_undo_refusal
@@ -38,7 +39,10 @@ def event_list(request):
     return render(
         request,
         "tournaments/director/event_list.html",
-        {"events": events_directed_by(user=request.user)},
+        {
+            "events": events_directed_by(user=request.user),
+            "office": may_sanction(user=request.user),
+        },
     )
 
 
@@ -105,6 +109,7 @@ def event_settings(request, event_id: int):
         "form": form,
         "preset": PRESETS.get(event.preset),
         "play_started": event_play_started(event=event),
+        "sanction": event_sanction_status(event=event),
     }
     return render(request, "tournaments/director/event_settings.html", context, status=status)
 

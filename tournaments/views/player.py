@@ -7,20 +7,20 @@ the game points and says what the line means before anything is saved.
 from __future__ import annotations
 
 from django import forms
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.utils import timezone
 
 from tournaments.models import Notice
 from tournaments.selectors.access import entry_get_by_token
+from tournaments.selectors.account_links import account_link_offer, account_links_of_user
 from tournaments.selectors.live import entry_version_by_token
 from tournaments.selectors.player_state import player_state
-from tournaments.selectors.players import entries_of_user, player_can_link
+from tournaments.selectors.players import entries_of_user, player_of_user
 from tournaments.selectors.results import entry_current_seat
 from tournaments.services.errors import ServiceError
-from tournaments.services.players import player_link_user
 from tournaments.services.results import card_line_preview, card_line_report
+from tournaments.views.account_links import link_ask
 from tournaments.views.check_in import check_in_by_link
 from tournaments.views.live import live_part
 
@@ -57,14 +57,8 @@ def player_page(request, token: str):
             )
     entry = entry_get_by_token(token=token)
     if request.method == "POST" and "link" in request.POST:
-        # Asked, never on opening: a director who scans a player's scorecard stays themselves.
-        if player_link_user(entry=entry, user=request.user):
-            messages.success(
-                request,
-                f"Your account is now linked to {entry.player.name}: "
-                "your events are on “My games”.",
-            )
-        return redirect("player-page", token=token)
+        # Asked, never on opening; and it only sends the player a code (services.account_links).
+        return link_ask(request, entry)
     if request.method == "POST" and "check_in" in request.POST:
         return check_in_by_link(request, entry)  # the button only: opening the page does not
     extra, status = {}, 200
@@ -117,7 +111,7 @@ def player_page_context(request, entry, **extra) -> dict:
         "current": state.current,
         "match": state.match,
         "form": ReportForm(),
-        "can_link": player_can_link(entry=entry, user=request.user),
+        "link_offer": account_link_offer(entry=entry, user=request.user),
         "live": request.method == "GET",
         **extra,
     }
@@ -125,9 +119,15 @@ def player_page_context(request, entry, **extra) -> dict:
 
 @login_required
 def my_entries(request):
-    """A player with an account finds all their events here instead of keeping the links."""
+    """A player with a confirmed account finds all their events here instead of keeping the
+    links; with their requests to link, and a way to unlink."""
     entries = list(entries_of_user(user=request.user))
-    player = entries[0].player if entries else None
-    return render(
-        request, "tournaments/player/my_entries.html", {"entries": entries, "player": player}
-    )
+    links = list(account_links_of_user(user=request.user)[:10])
+    linked = next((link for link in links if link.status == link.Status.CONFIRMED), None)
+    context = {
+        "entries": entries,
+        "player": player_of_user(user=request.user),
+        "linked": linked,
+        "waiting": [link for link in links if link.status == link.Status.PENDING],
+    }
+    return render(request, "tournaments/player/my_entries.html", context)

@@ -1,5 +1,6 @@
 """Players across events: the MRP leaderboards, a player's page with their points by year,
-and, for administrators, merging two records of one person (and undoing it)."""
+changes to a player's record (made at once or proposed, ``services.record_changes``), and,
+for administrators, merging two records of one person (and undoing it)."""
 
 from __future__ import annotations
 
@@ -12,9 +13,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from tournaments.charts import points_by_year_svg, svg_response
-from tournaments.models import Club, Player, PlayerMerge
-from tournaments.selectors.access import player_get_for_editing
-from tournaments.selectors.player_identity import player_may_edit
+from tournaments.models import Club, Player, PlayerMerge, RecordChange
+from tournaments.selectors.access import player_get_for_editing, record_change_get_for_user
+from tournaments.selectors.player_identity import (
+    player_edit_direct,
+    player_may_edit,
+    player_record_decider,
+)
 from tournaments.selectors.player_pages import (
     LeaderboardFilters,
     leaderboard_regions,
@@ -23,11 +28,14 @@ from tournaments.selectors.player_pages import (
     player_get,
     player_page,
 )
+from tournaments.selectors.record_changes import record_changes_waiting
 from tournaments.services.errors import ServiceError
-from tournaments.services.players import (
-    player_acc_number_set,
-    player_merge,
-    player_merge_undo,
+from tournaments.services.players import player_merge, player_merge_undo
+from tournaments.services.record_changes import (
+    player_record_change,
+    record_change_approve,
+    record_change_decline,
+    record_change_withdraw,
 )
 
 PER_PAGE = 50
@@ -70,20 +78,29 @@ def leaderboard(request):
     )
 
 
-class AccNumberForm(forms.Form):
-    acc_number = forms.CharField(max_length=20, label="ACC number")
+class RecordForm(forms.Form):
+    name = forms.CharField(max_length=200, label="Name")
+    acc_number = forms.CharField(max_length=20, label="ACC number", required=False)
 
 
 def player_detail(request, player_id: int):
     player = player_get(player_id=player_id)
     if player.pk != player_id:
         return redirect("player-detail", player_id=player.pk)
-    context = {
+    return render(request, "tournaments/players/player.html", _detail_context(request, player))
+
+
+def _detail_context(request, player: Player, form: RecordForm | None = None) -> dict:
+    may_edit = player_may_edit(player=player, user=request.user)
+    initial = {"name": player.name, "acc_number": player.acc_number}
+    return {
         "page": player_page(player=player, viewer=request.user),
-        "acc_form": AccNumberForm(),
-        "may_edit": player_may_edit(player=player, user=request.user),
+        "record_form": form or RecordForm(initial=initial),
+        "may_edit": may_edit,
+        "edit_direct": may_edit and player_edit_direct(player=player, user=request.user),
+        "decider": player_record_decider(player=player, user=request.user),
+        "changes": list(record_changes_waiting(player=player)) if may_edit else [],
     }
-    return render(request, "tournaments/players/player.html", context)
 
 
 def player_chart(request, player_id: int):
@@ -95,21 +112,52 @@ def player_chart(request, player_id: int):
 
 @login_required
 @require_POST
-def player_acc_number(request, player_id: int):
+def player_record(request, player_id: int):
+    """Correct a record: applied at once, or proposed for approval (the message says which)."""
     player = player_get_for_editing(player_id=player_id, user=request.user)
-    form = AccNumberForm(request.POST)
+    form = RecordForm(request.POST)
     if form.is_valid():
         try:
-            player_acc_number_set(
-                player=player, acc_number=form.cleaned_data["acc_number"], user=request.user
-            )
+            changes = player_record_change(player=player, user=request.user, **form.cleaned_data)
         except ServiceError as exc:
-            messages.error(request, exc.message)
+            form.add_error(exc.field if exc.field in form.fields else None, exc.message)
         else:
-            messages.success(request, f"{player.name}'s ACC number is recorded.")
+            messages.success(request, _changes_message(player, changes))
+            return redirect("player-detail", player_id=player.pk)
+    context = _detail_context(request, player, form)
+    return render(request, "tournaments/players/player.html", context, status=400)
+
+
+def _changes_message(player: Player, changes: list[RecordChange]) -> str:
+    if not changes:
+        return "Nothing changed: the record already says that."
+    if all(c.status == RecordChange.Status.APPLIED for c in changes):
+        return f"{player.name}'s record is changed."
+    return (
+        "Your change waits for approval by the player or an administrator: this record is "
+        "used by other events too. It shows below until it is decided."
+    )
+
+
+@login_required
+@require_POST
+def record_change_decide(request, change_id: int, action: str):
+    """Approve or decline (the player or an administrator), or withdraw (the proposer)."""
+    change = record_change_get_for_user(change_id=change_id, user=request.user)
+    try:
+        if action == "approve":
+            record_change_approve(change=change, user=request.user)
+        elif action == "decline":
+            note = request.POST.get("note", "")
+            record_change_decline(change=change, user=request.user, note=note)
+        else:
+            record_change_withdraw(change=change, user=request.user)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
     else:
-        messages.error(request, "Enter the ACC number.")
-    return redirect("player-detail", player_id=player.pk)
+        done = {"approve": "applied", "decline": "declined", "withdraw": "withdrawn"}[action]
+        messages.success(request, f"The change of {change.get_field_display()} is {done}.")
+    return redirect("player-detail", player_id=change.player_id)
 
 
 class MergeForm(forms.Form):

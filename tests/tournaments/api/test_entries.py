@@ -38,7 +38,8 @@ class TestRegister:
             "status": "registered",
         }
         assert (body["joined_from_game"], body["withdrawn_after_game"]) == (1, None)
-        assert Player.objects.get(acc_number="A1001").phone == ""  # found by ACC number: kept
+        # A new record starts with what the player gave; the entry keeps it for this event.
+        assert Player.objects.get(acc_number="A1001").phone == "555" and body["phone"] == "555"
 
     def test_a_walk_in_is_checked_in_at_once(self, api, event):
         response = api.post(entries_url(event), {"name": "Walk In", "check_in": True})

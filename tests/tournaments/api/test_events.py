@@ -25,7 +25,7 @@ class TestCreate:
         assert body["qualifying_games"] == 10  # the override
         assert body["playoff_best_of"] == [3] and body["target_score"] == 121  # the preset's
         assert body["created_by"] == director.pk
-        assert body["sanctioned"] is True and body["published"] is False
+        assert body["sanctioned"] is False and body["published"] is False  # the ACC office's
         event = Event.objects.get(pk=body["id"])
         assert event.roles.get().user == director
 

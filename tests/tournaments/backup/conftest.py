@@ -18,6 +18,7 @@ from django.contrib.auth import get_user_model
 
 from scoring.games import CardLine as EngineLine
 from tests.factories import UserFactory
+from tests.helpers import sanction
 from tests.tournaments.ledger.conftest import play_playoffs
 from tests.tournaments.playoffs.conftest import (  # noqa: F401  (qualified_event is a fixture)
     break_cut_ties,
@@ -150,7 +151,7 @@ def _finalise_then_correct(event, capture):
 def rich_event(qualified_event, django_capture_on_commit_callbacks):  # noqa: F811
     def make() -> Event:
         capture = django_capture_on_commit_callbacks
-        event = qualified_event(12, 7, preset="acc-consolation", last_open=True)
+        event = sanction(qualified_event(12, 7, preset="acc-consolation", last_open=True))
         judges = _staff(event)
         _last_game_in_play(event, judges)
         with capture(execute=True):

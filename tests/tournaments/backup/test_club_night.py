@@ -19,8 +19,9 @@ def test_a_club_night_comes_back_with_its_club_cards_and_awards(club_world):  # 
     club = club_update_settings(
         club=club_world.club, user=club_world.director, region="Northeast", drop_worst_nights=2
     )
-    Player.objects.filter(pk=club_world.players[3].pk).update(home_club=club, phone="555-0100")
+    Player.objects.filter(pk=club_world.players[3].pk).update(home_club=club)
     night = club_world.night(date(2026, 10, 6))
+    Entry.objects.filter(event=night, player=club_world.players[3]).update(phone="555-0100")
     best = Entry.objects.get(event=night, player=club_world.players[0])
     club_award_record(club=club, user=club_world.director, entry=best, kind="grand_slam")
     first = event_export(event=night)
@@ -34,4 +35,4 @@ def test_a_club_night_comes_back_with_its_club_cards_and_awards(club_world):  # 
     assert comparable(event_export(event=restored), importer="archivist") == comparable(first)
     made = Club.objects.get()
     assert (made.region, made.drop_worst_nights, made.night_games) == ("Northeast", 2, 9)
-    assert Player.objects.get(phone="555-0100").home_club == made
+    assert Entry.objects.get(event=restored, phone="555-0100").player.home_club == made

@@ -34,11 +34,24 @@ SECTIONS = {
     m.ClubAward: fmt.CLUB_AWARD,
 }
 EXTRA = {
-    m.Event: {*fmt.SETTINGS_FIELDS, *fmt.MONEY, "parent"},  # parent: by name and date
     m.Entry: set(fmt.TOKEN_FIELDS),  # only when the director asks
     m.Seat: {"game", "entry", "table", "position"},  # a game's seats, written by hand
     m.StandingsSnapshot: {"rows", "cut_tie"},  # entry ids turned into keys by hand
-    m.Player: {"merged_into"},  # a record of the people, not of the event
+    # The record's own contact and account are the person's, not the event's: a backup carries
+    # the contact the player gave for this event on the entry.
+    m.Player: {"merged_into", "email", "phone", "user"},
+    # Sanctioning is the ACC office's decision in this database, not a file's.
+    m.Event: {
+        *fmt.SETTINGS_FIELDS,
+        *fmt.MONEY,
+        "parent",
+        "sanctioned",
+        "sanction_requested_at",
+        "sanction_decision",
+        "sanction_decided_at",
+        "sanction_decided_by",
+        "sanction_note",
+    },  # fmt: skip
 }
 STRUCTURE = {"id", "event", "game", "seat", "playoff", "match", "match_game", "table"}
 STRUCTURE_OF = {
@@ -55,6 +68,8 @@ NOT_COPIED = {
     m.ClubRole: "the club's staff, not the event's",
     m.PlayerMerge: "a record of the people, not of the event",
     m.TableEmail: "a record of messages sent, not of the event",
+    m.AccountLink: "a person's account, never moved by a file (only the person or an admin)",
+    m.RecordChange: "a record of the people, not of the event",
 }
 
 

@@ -31,7 +31,7 @@ def backup(event_in_play):
     ("change", "field", "message"),
     [
         ({"format": "tabbycat-tournament"}, "format", "Not a Pegboard event backup"),
-        ({"version": 2}, "version", "version 2; this Pegboard reads version 1 only"),
+        ({"version": 1}, "version", "version 1; this Pegboard reads version 2 only"),
     ],
 )
 def test_another_format_or_version_is_refused(backup, change, field, message):

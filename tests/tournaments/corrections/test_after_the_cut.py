@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from scoring.games import CardLine as EngineLine
+from tests.helpers import sanction
 from tests.tournaments.api.conftest import client_for
 from tests.tournaments.corrections.conftest import seats_of
 from tournaments.core.cut import CutState, cut_change, cut_state
@@ -212,7 +213,7 @@ def test_no_rebuild_once_the_consolation_has_started(cut_made, django_capture_on
 
 
 def test_a_change_to_points_reaches_the_mrps(cut_made):
-    event = cut_made(12, 7, preset="acc-consolation")
+    event = sanction(cut_made(12, 7, preset="acc-consolation"))
     top = PlayoffSeed.objects.get(playoff__event=event, seed=1).entry_id
     api = client_for(event.director)
     before = {

@@ -7,6 +7,7 @@ round 2: seed 1 beats 4, seed 3 beats 2; the final: seed 3 beats seed 1.
 import pytest
 
 from tests.factories import EntryFactory, EventFactory, UserFactory
+from tests.helpers import sanction
 from tournaments.core.bracket import build_bracket
 from tournaments.models import Match, Playoff, PlayoffSeed, StandingsSnapshot
 
@@ -79,6 +80,8 @@ def finished_main():
     def make(preset="acc-main", games=12, players=20, results=FINISHED, **settings):
         director = UserFactory()
         event = EventFactory(director=director, preset=preset, qualifying_games=games, **settings)
+        if preset.startswith("acc-"):
+            sanction(event)  # the ACC office's decision, as in production
         entries = [EntryFactory(event=event) for _ in range(players)]
         make_playoff(event, entries, -(-players // 4), results)
         event.director = director

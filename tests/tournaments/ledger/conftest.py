@@ -2,6 +2,7 @@
 
 import pytest
 
+from tests.helpers import sanction
 from tests.tournaments.playoffs.conftest import qualified_event  # noqa: F401  (a fixture)
 from tournaments.models import Match
 from tournaments.services.playoffs import playoff_build_request
@@ -21,11 +22,14 @@ def play_playoffs(event, spread: int = 9) -> None:
 
 @pytest.fixture
 def finished_event(qualified_event, django_capture_on_commit_callbacks):  # noqa: F811
-    """``make(players=12, games=7, preset="acc-consolation", play=True)``: a sanctioned event
-    with the cut made and (unless ``play`` is False) the playoffs played to a champion."""
+    """``make(players=12, games=7, preset="acc-consolation", play=True)``: an event (sanctioned
+    by the ACC office for the ACC presets, unless ``sanctioned`` says otherwise) with the cut
+    made and (unless ``play`` is False) the playoffs played to a champion."""
 
-    def make(players=12, games=7, preset="acc-consolation", play=True, **settings):
+    def make(players=12, games=7, preset="acc-consolation", play=True, sanctioned=None, **settings):
         event = qualified_event(players, games, preset=preset, **settings)
+        if preset.startswith("acc-") if sanctioned is None else sanctioned:
+            sanction(event)  # the ACC office's decision, as in production
         with django_capture_on_commit_callbacks(execute=True):
             playoff_build_request(event=event, user=event.director)
         if play:

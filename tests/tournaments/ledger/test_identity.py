@@ -1,6 +1,6 @@
 """One player across events: entry and import match by ACC number, else offer likely matches
 by name to confirm; an ACC number can be given later; administrators merge records and undo
-it; a signed-in player links their account from their private link."""
+it (linking accounts: tests/tournaments/account_links)."""
 
 import pytest
 
@@ -15,11 +15,8 @@ from tournaments.services.entries import (
     entry_register,
 )
 from tournaments.services.errors import ServiceError
-from tournaments.services.players import (
-    player_acc_number_set,
-    player_merge,
-    player_merge_undo,
-)
+from tournaments.services.players import player_merge, player_merge_undo
+from tournaments.services.record_changes import player_record_change
 
 pytestmark = pytest.mark.django_db
 
@@ -108,14 +105,14 @@ def test_the_api_names_the_candidates(event):
 def test_an_acc_number_given_later(event, client):
     player = PlayerFactory(name="Ann Able", acc_number="")
     EntryFactory(event=event, player=player)
-    player_acc_number_set(player=player, acc_number="A-7", user=event.director)
+    player_record_change(player=player, acc_number="A-7", user=event.director)
     player.refresh_from_db()
-    assert player.acc_number == "A-7"
+    assert player.acc_number == "A-7"  # a record only this director's events use
     PlayerFactory(name="Bob Bee", acc_number="B-1")
     with pytest.raises(ServiceError, match="belongs to Bob Bee"):
-        player_acc_number_set(player=player, acc_number="B-1", user=event.director)
-    with pytest.raises(ServiceError, match="director"):
-        player_acc_number_set(player=player, acc_number="A-8", user=UserFactory())
+        player_record_change(player=player, acc_number="B-1", user=event.director)
+    with pytest.raises(ServiceError, match="director of an event the player entered"):
+        player_record_change(player=player, acc_number="A-8", user=UserFactory())
     api = client_for(event.director)
     answer = api.patch(f"/api/v1/players/{player.pk}/", {"acc_number": "A-9"}, format="json")
     assert answer.status_code == 200 and answer.json()["acc_number"] == "A-9"
@@ -163,25 +160,3 @@ def test_the_merge_api_is_for_administrators(event):
     assert made.status_code == 201
     undone = client_for(admin).post(f"/api/v1/players/merges/{made.json()['id']}/undo/")
     assert undone.status_code == 200 and undone.json()["undone_at"]
-
-
-def test_a_signed_in_player_links_the_account_from_the_private_link(client, event_in_play):
-    event = event_in_play(10)
-    entry = event.entries.first()
-    user = UserFactory()
-    client.force_login(user)
-    opened = client.get(f"/r/{entry.report_token}/").content.decode()
-    entry.player.refresh_from_db()
-    assert entry.player.user is None  # opening alone links nothing: a director may scan a card
-    assert "Yes, this is me" in opened
-    page = client.post(f"/r/{entry.report_token}/", {"link": "1"}, follow=True).content.decode()
-    assert "Your account is now linked" in page and "Yes, this is me" not in page
-    entry.player.refresh_from_db()
-    assert entry.player.user == user
-    other = event.entries.exclude(pk=entry.pk).first()
-    assert "Yes, this is me" not in client.get(f"/r/{other.report_token}/").content.decode()
-    client.post(f"/r/{other.report_token}/", {"link": "1"})  # one account, one player
-    other.player.refresh_from_db()
-    assert other.player.user is None
-    mine = client.get("/me/").content.decode()
-    assert event.name in mine and f"/players/{entry.player_id}/" in mine

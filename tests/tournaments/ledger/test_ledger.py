@@ -146,7 +146,6 @@ def test_reopening_the_final_withdraws_the_awards(
     ("settings", "message"),
     [
         ({"preset": "acc-consolation", "play": False}, "final is not decided"),
-        ({"preset": "grass-roots", "qualifier_ratio": 4}, "not sanctioned"),
         ({"preset": "acc-consolation", "games": 6}, "report this event by hand"),
     ],
 )
