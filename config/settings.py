@@ -286,9 +286,11 @@ REST_FRAMEWORK = {
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Pegboard API",
-    # tournaments.converters.NumConverter: ids and numbers in paths, at most 18 digits.
+    # tournaments.converters: ids and numbers in paths, at most 18 digits (num); private links'
+    # and check-in codes' secrets, 1-64 characters of A-Z a-z 0-9 _ - (link).
     "PATH_CONVERTER_OVERRIDES": {
-        "num": {"type": "integer", "minimum": 0, "maximum": 999_999_999_999_999_999}
+        "num": {"type": "integer", "minimum": 0, "maximum": 999_999_999_999_999_999},
+        "link": {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,64}$", "maxLength": 64},
     },
     "DESCRIPTION": "ACC-style cribbage tournaments: events, pairings, results, rulings, playoffs.",
     "VERSION": "1.0.0",

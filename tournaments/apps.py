@@ -8,6 +8,7 @@ class TournamentsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from tournaments.converters import NumConverter
+        from tournaments.converters import LinkConverter, NumConverter
 
         register_converter(NumConverter, "num")
+        register_converter(LinkConverter, "link")
