@@ -4,6 +4,9 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_seriali
 from rest_framework import serializers
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.parsers import FormParser, MultiPartParser
+
+from tournaments.api.parsers import JSONParser
 
 
 class TokenView(ObtainAuthToken):
@@ -12,6 +15,8 @@ class TokenView(ObtainAuthToken):
     Five wrong passwords for one user name pause it for 15 minutes: the answer is then 429 with
     code ``locked_out``, even for the right password.
     """
+
+    parser_classes = [FormParser, MultiPartParser, JSONParser]
 
     def get_serializer_context(self):
         # The password check sees Django's own request, so django-axes can count the failure
