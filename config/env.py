@@ -33,6 +33,7 @@ ENVIRONMENT_VARIABLES: dict[str, str] = {
     "EMAIL_HOST_USER": "SMTP user name (default: none).",
     "EMAIL_HOST_PASSWORD": "SMTP password (default: none).",
     "EMAIL_USE_TLS": "true/false (default false). STARTTLS to the SMTP server.",
+    "API_TOKEN_HOURS": "Hours an API token is good for after it was issued (default 720).",
 }
 
 _TRUE = {"1", "true", "yes", "on"}

@@ -273,10 +273,17 @@ EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=False)
 # A mail server that stops answering fails that message, not the whole job's time limit.
 EMAIL_TIMEOUT = 20
 
+# API tokens (tournaments.services.api_tokens): refused this many hours after they were issued;
+# POST /api/v1/auth/token/ then gives a new one. 30 days by default: a director's script or
+# phone app signs in again once a month, and a token that leaked stops working on its own.
+API_TOKEN_HOURS = env_int("API_TOKEN_HOURS", 720, minimum=1)
+
 REST_FRAMEWORK = {
+    # The token first: its refusals (expired, revoked) are then 401 with WWW-Authenticate,
+    # which DRF decides from the first class; pages' sessions sign in the API as before.
     "DEFAULT_AUTHENTICATION_CLASSES": [
+        "tournaments.api.authentication.ExpiringTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.TokenAuthentication",
     ],
     # JSON bodies nested past 32 levels are a 400 before decoding (tournaments.api.parsers).
     "DEFAULT_PARSER_CLASSES": [
