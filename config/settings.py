@@ -256,15 +256,32 @@ CACHES = {
     },
 }
 
-# E-mail ("your next table", tournaments.services.table_emails). The console backend prints the
-# messages instead of sending them; production names Django's SMTP backend and its server.
+# E-mail ("your next table", tournaments.services.table_emails). Every message holds the
+# player's private link, so with DEBUG off they go to a mail server (SMTP, the default) and never
+# into a log or a file: the console and file backends are refused at start. Development
+# (DEBUG=true) prints them on the console.
 SITE_URL = env_str("SITE_URL", "http://localhost:8000").rstrip("/")
 if not SITE_URL.startswith(("http://", "https://")):
     raise ImproperlyConfigured(
         f"SITE_URL={SITE_URL!r} is not an address: start it with https:// (or http://)."
     )
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Pegboard <noreply@localhost>")
-EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+_SMTP_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+_WRITING_BACKENDS = {
+    "django.core.mail.backends.console.EmailBackend",
+    "django.core.mail.backends.filebased.EmailBackend",
+}
+EMAIL_BACKEND = env_str(
+    "EMAIL_BACKEND",
+    "django.core.mail.backends.console.EmailBackend" if DEBUG else _SMTP_BACKEND,
+)
+if not DEBUG and EMAIL_BACKEND in _WRITING_BACKENDS:
+    raise ImproperlyConfigured(
+        f"EMAIL_BACKEND={EMAIL_BACKEND} writes every e-mail, players' private links included, "
+        "into a log or a file. With DEBUG off, unset EMAIL_BACKEND (or set it to "
+        f"{_SMTP_BACKEND}) and set EMAIL_HOST and EMAIL_PORT to your mail server; "
+        "set DEBUG=true for local development."
+    )
 EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
 EMAIL_PORT = env_int("EMAIL_PORT", 25, minimum=1)
 EMAIL_HOST_USER = env_str("EMAIL_HOST_USER")
