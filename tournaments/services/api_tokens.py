@@ -20,12 +20,12 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 
-def api_token_lifetime() -> timedelta:
+def _lifetime() -> timedelta:
     return timedelta(hours=settings.API_TOKEN_HOURS)
 
 
 def api_token_expires_at(*, token: Token) -> datetime:
-    return token.created + api_token_lifetime()
+    return token.created + _lifetime()
 
 
 def api_token_expired(*, token: Token) -> bool:
@@ -35,7 +35,7 @@ def api_token_expired(*, token: Token) -> bool:
 @transaction.atomic
 def api_token_issue(*, user) -> Token:
     """The user's token while it is good; an expired one is replaced by a new key."""
-    Token.objects.filter(user=user, created__lte=timezone.now() - api_token_lifetime()).delete()
+    Token.objects.filter(user=user, created__lte=timezone.now() - _lifetime()).delete()
     token, _ = Token.objects.get_or_create(user=user)
     return token
 
