@@ -1,6 +1,7 @@
 """gunicorn reads this file from the working directory by default (the Dockerfile and compose
-start it from the project root). Access log lines go through ``RedactingGunicornLogger``, so
-players' private links never reach the log (see ``config.logging``).
+start it from the project root). Access and error log lines go through
+``RedactingGunicornLogger``, so players' private links and events' check-in codes never reach
+the log (see ``config.logging``).
 
 Workers: synchronous, ``WEB_CONCURRENCY`` of them (default: one more than the cores). A
 request here is a few milliseconds of Python between short database calls: one more process

@@ -55,6 +55,7 @@ from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 
+from tests.smtp_sink import SmtpSink  # noqa: E402
 from tournaments.demo import demo_director  # noqa: E402
 from tournaments.models import Entry, Game  # noqa: E402
 from tournaments.services.pairings import game_pairings_request, game_publish  # noqa: E402
@@ -178,9 +179,15 @@ def _load(port: int, paths: list[str], etags: dict[str, str] | None) -> tuple:
 
 
 def over_http(event) -> tuple[tuple, tuple]:
+    with SmtpSink() as sink:  # production settings send e-mail by SMTP: here, to a sink
+        return _over_http(event, sink.env())
+
+
+def _over_http(event, mail: dict[str, str]) -> tuple[tuple, tuple]:
     port = 18765
     env = {
         **{k: v for k, v in os.environ.items() if k != "PYTEST_VERSION"},
+        **mail,
         "DATABASE_URL": _url_of_test_db(),
         "ALLOWED_HOSTS": "127.0.0.1",
         "STATIC_ROOT": str(ROOT / ".bench-static"),

@@ -17,6 +17,8 @@ from pathlib import Path
 
 from django.db import connection
 
+from tests.smtp_sink import SmtpSink
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -45,8 +47,12 @@ class Stack:
             "STATIC_ROOT": str(self.dir / "static"),
         }
         self.procs: dict[str, subprocess.Popen] = {}
+        # Production settings send e-mail by SMTP (never to a log): a real server, here a sink.
+        self.mail = SmtpSink()
+        self.env.update(self.mail.env())
 
     def start(self) -> None:
+        self.mail.start()
         self._run("redis", ["redis-server", "--port", str(self.redis_port), "--bind",
                             "127.0.0.1", "--save", "", "--appendonly", "no"])  # fmt: skip
         subprocess.run(
@@ -86,6 +92,7 @@ class Stack:
                 proc.wait(timeout=20)
             except subprocess.TimeoutExpired:
                 proc.kill()
+        self.mail.stop()
 
 
 # A plain HTTP/1.1 client on loopback, a new connection a request (as phones behind a

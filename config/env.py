@@ -27,12 +27,14 @@ ENVIRONMENT_VARIABLES: dict[str, str] = {
     "LOG_LEVEL": "Logging level for Pegboard's own loggers (default INFO).",
     "SITE_URL": "The site's address for links in e-mails (default http://localhost:8000).",
     "DEFAULT_FROM_EMAIL": "Sender of e-mails (default: Pegboard <noreply@localhost>).",
-    "EMAIL_BACKEND": "Django e-mail backend (default: console, prints instead of sending).",
+    "EMAIL_BACKEND": "Django e-mail backend (default: SMTP; console when DEBUG is on). The "
+    "console and file backends are refused when DEBUG is off: e-mails hold private links.",
     "EMAIL_HOST": "SMTP server for the SMTP backend (default localhost).",
     "EMAIL_PORT": "SMTP port (default 25).",
     "EMAIL_HOST_USER": "SMTP user name (default: none).",
     "EMAIL_HOST_PASSWORD": "SMTP password (default: none).",
     "EMAIL_USE_TLS": "true/false (default false). STARTTLS to the SMTP server.",
+    "API_TOKEN_HOURS": "Hours an API token is good for after it was issued (default 720).",
 }
 
 _TRUE = {"1", "true", "yes", "on"}

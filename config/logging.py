@@ -1,10 +1,20 @@
-"""Keeping players' private links out of the logs.
+"""Keeping players' private links and events' check-in codes out of the logs.
 
 A private link (``/r/<token>/``, ``/api/v1/report/<token>/``) is the player's credential: whoever
-reads it can report their results. Access logs and warnings ("Bad Request: /api/v1/report/...")
-would otherwise keep every token of the weekend in plain text. ``redact`` replaces the token
-with ``[link]``; ``RedactPrivateLinks`` applies it to every record the site's handlers write,
-and ``RedactingGunicornLogger`` to gunicorn's access log (``gunicorn.conf.py`` names it).
+reads it can report their results. An event's check-in code (``/events/<id>/check-in/<code>/``)
+checks in whoever holds it. Access logs and warnings ("Not Found: /api/v1/report/...") would
+otherwise keep every secret of the weekend in plain text.
+
+``redact`` replaces a token with ``[link]`` and a code with ``[code]`` (and the token of
+Django's password reset link with ``[token]``), also where a path is
+percent-encoded (a ``?next=`` after a sign-in redirect) and in PostgreSQL's words about a
+private link column ("Key (report_token)=(...)"). It is applied by:
+
+- ``RedactPrivateLinks``: every record the site's handlers write (Django's, and the Celery
+  worker's, see ``redact_handlers``): the message, its arguments, and the text of an exception
+  or a stack logged with it;
+- ``RedactingGunicornLogger``: gunicorn's access log (each field: request line, path, referrer)
+  and its error log (``gunicorn.conf.py`` names it).
 """
 
 from __future__ import annotations
@@ -14,11 +24,31 @@ import re
 
 from gunicorn.glogging import Logger as GunicornLogger
 
-_PRIVATE_LINK = re.compile(r"(/(?:api/v1/report|r)/)[^/?#\s\"']+")
+_SLASH = r"(?:/|%2F)"  # a path as it is, or percent-encoded inside a query string
+_SECRET = r"(?:[^/?#&\s\"'%]|%(?!2F)[0-9A-Fa-f]{2})+"  # up to the next (encoded) slash
+_PRIVATE_LINK = re.compile(
+    rf"({_SLASH}(?:api{_SLASH}v1{_SLASH}report|r){_SLASH}){_SECRET}", re.IGNORECASE
+)
+# "everyone" is the desk's own page (check in everyone present), not a code.
+_CHECK_IN_CODE = re.compile(
+    rf"({_SLASH}events{_SLASH}[0-9]+{_SLASH}check-in{_SLASH})(?!everyone(?:{_SLASH}|$)){_SECRET}",
+    re.IGNORECASE,
+)
+# Django's password reset link (its e-mail's /accounts/reset/<uid>/<token>/): the token
+# resets the password; "set-password" is the page Django sends it on to, not a token.
+_PASSWORD_RESET = re.compile(
+    rf"({_SLASH}accounts{_SLASH}reset{_SLASH}[^/?#&\s\"']+{_SLASH})"
+    rf"(?!set-password(?:{_SLASH}|$)){_SECRET}",
+    re.IGNORECASE,
+)
+_TOKEN_COLUMN = re.compile(r"(\((?:previous_)?report_token\)=\()[^)]*")
 
 
 def redact(text: str) -> str:
-    return _PRIVATE_LINK.sub(r"\1[link]", text)
+    text = _PRIVATE_LINK.sub(r"\1[link]", text)
+    text = _CHECK_IN_CODE.sub(r"\1[code]", text)
+    text = _PASSWORD_RESET.sub(r"\1[token]", text)
+    return _TOKEN_COLUMN.sub(r"\1[link]", text)
 
 
 def _clean(value):
@@ -26,19 +56,42 @@ def _clean(value):
 
 
 class RedactPrivateLinks(logging.Filter):
-    """Rewrites the message and its arguments; never drops a record."""
+    """Rewrites the message (formatted with its arguments, whatever their types) and the text
+    of its exception and stack; never drops a record."""
+
+    _format = logging.Formatter()
 
     def filter(self, record: logging.LogRecord) -> bool:
-        record.msg = _clean(record.msg)
-        if isinstance(record.args, tuple):
-            record.args = tuple(_clean(arg) for arg in record.args)
-        elif isinstance(record.args, dict):
-            record.args = {key: _clean(arg) for key, arg in record.args.items()}
+        try:
+            message = record.getMessage()
+        except Exception:  # a bad format string: the handler reports it as logging does
+            message = None
+        if message is not None:
+            record.msg, record.args = redact(message), ()
+        if record.exc_info and not record.exc_text:
+            # A formatter uses exc_text when it is set: written here, it is written redacted.
+            record.exc_text = self._format.formatException(record.exc_info)
+        record.exc_text = _clean(record.exc_text)
+        record.stack_info = _clean(record.stack_info)
         return True
 
 
+def redact_handlers(logger: logging.Logger | None = None, **kwargs) -> None:
+    """Put the filter on every handler of ``logger`` (the root one by default): for handlers
+    that others install, such as the Celery worker's (``config.celery`` connects this to its
+    ``after_setup_logger`` and ``after_setup_task_logger`` signals)."""
+    for handler in (logger or logging.getLogger()).handlers:
+        if not any(isinstance(f, RedactPrivateLinks) for f in handler.filters):
+            handler.addFilter(RedactPrivateLinks())
+
+
 class RedactingGunicornLogger(GunicornLogger):
-    """gunicorn's logger with every access-log field (request line, path, referrer...) redacted."""
+    """gunicorn's logger with every access-log field (request line, path, referrer...) and every
+    error-log record redacted."""
+
+    def setup(self, cfg) -> None:
+        super().setup(cfg)
+        self.error_log.addFilter(RedactPrivateLinks())
 
     def atoms(self, resp, req, environ, request_time):
         return {

@@ -256,15 +256,32 @@ CACHES = {
     },
 }
 
-# E-mail ("your next table", tournaments.services.table_emails). The console backend prints the
-# messages instead of sending them; production names Django's SMTP backend and its server.
+# E-mail ("your next table", tournaments.services.table_emails). Every message holds the
+# player's private link, so with DEBUG off they go to a mail server (SMTP, the default) and never
+# into a log or a file: the console and file backends are refused at start. Development
+# (DEBUG=true) prints them on the console.
 SITE_URL = env_str("SITE_URL", "http://localhost:8000").rstrip("/")
 if not SITE_URL.startswith(("http://", "https://")):
     raise ImproperlyConfigured(
         f"SITE_URL={SITE_URL!r} is not an address: start it with https:// (or http://)."
     )
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Pegboard <noreply@localhost>")
-EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+_SMTP_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+_WRITING_BACKENDS = {
+    "django.core.mail.backends.console.EmailBackend",
+    "django.core.mail.backends.filebased.EmailBackend",
+}
+EMAIL_BACKEND = env_str(
+    "EMAIL_BACKEND",
+    "django.core.mail.backends.console.EmailBackend" if DEBUG else _SMTP_BACKEND,
+)
+if not DEBUG and EMAIL_BACKEND in _WRITING_BACKENDS:
+    raise ImproperlyConfigured(
+        f"EMAIL_BACKEND={EMAIL_BACKEND} writes every e-mail, players' private links included, "
+        "into a log or a file. With DEBUG off, unset EMAIL_BACKEND (or set it to "
+        f"{_SMTP_BACKEND}) and set EMAIL_HOST and EMAIL_PORT to your mail server; "
+        "set DEBUG=true for local development."
+    )
 EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
 EMAIL_PORT = env_int("EMAIL_PORT", 25, minimum=1)
 EMAIL_HOST_USER = env_str("EMAIL_HOST_USER")
@@ -273,10 +290,23 @@ EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=False)
 # A mail server that stops answering fails that message, not the whole job's time limit.
 EMAIL_TIMEOUT = 20
 
+# API tokens (tournaments.services.api_tokens): refused this many hours after they were issued;
+# POST /api/v1/auth/token/ then gives a new one. 30 days by default: a director's script or
+# phone app signs in again once a month, and a token that leaked stops working on its own.
+API_TOKEN_HOURS = env_int("API_TOKEN_HOURS", 720, minimum=1)
+
 REST_FRAMEWORK = {
+    # The token first: its refusals (expired, revoked) are then 401 with WWW-Authenticate,
+    # which DRF decides from the first class; pages' sessions sign in the API as before.
     "DEFAULT_AUTHENTICATION_CLASSES": [
+        "tournaments.api.authentication.ExpiringTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.TokenAuthentication",
+    ],
+    # JSON bodies nested past 32 levels are a 400 before decoding (tournaments.api.parsers).
+    "DEFAULT_PARSER_CLASSES": [
+        "tournaments.api.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -286,9 +316,11 @@ REST_FRAMEWORK = {
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Pegboard API",
-    # tournaments.converters.NumConverter: ids and numbers in paths, at most 18 digits.
+    # tournaments.converters: ids and numbers in paths, at most 18 digits (num); private links'
+    # and check-in codes' secrets, 1-64 characters of A-Z a-z 0-9 _ - (link).
     "PATH_CONVERTER_OVERRIDES": {
-        "num": {"type": "integer", "minimum": 0, "maximum": 999_999_999_999_999_999}
+        "num": {"type": "integer", "minimum": 0, "maximum": 999_999_999_999_999_999},
+        "link": {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,64}$", "maxLength": 64},
     },
     "DESCRIPTION": "ACC-style cribbage tournaments: events, pairings, results, rulings, playoffs.",
     "VERSION": "1.0.0",

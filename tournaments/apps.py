@@ -8,6 +8,11 @@ class TournamentsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from tournaments.converters import NumConverter
+        from axes.signals import user_locked_out
+
+        from tournaments.api.authentication import revoke_on_lockout
+        from tournaments.converters import LinkConverter, NumConverter
 
         register_converter(NumConverter, "num")
+        register_converter(LinkConverter, "link")
+        user_locked_out.connect(revoke_on_lockout, dispatch_uid="pegboard-revoke-api-token")

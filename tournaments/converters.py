@@ -1,14 +1,27 @@
-"""Path converters. ``num``: a whole number of at most 18 digits, for ids and numbers in URLs.
+"""Path converters.
 
-Django's ``int`` takes any number of digits, and a 30-digit id reached the database as a server
-error; with ``num`` it is simply a page that does not exist (404). 18 digits stay below the
-largest 64-bit integer, which every id fits in.
+- ``num``: a whole number of at most 18 digits, for ids and numbers in URLs. Django's ``int``
+  takes any number of digits, and a 30-digit id reached the database as a server error; with
+  ``num`` it is simply a page that does not exist (404). 18 digits stay below the largest
+  64-bit integer, which every id fits in.
+- ``link``: a private link's secret (a player's ``report_token``, an event's check-in code):
+  1 to 64 characters of ``secrets.token_urlsafe``'s alphabet (A-Z a-z 0-9 _ -), which is also
+  the alphabet of ``django.core.signing``'s signatures. Anything else (a NUL byte, a percent
+  sign, a space, a letter outside ASCII) cannot be a link, so the URL does not match and the
+  answer is a 404 before any query: PostgreSQL refuses a NUL in a string outright, which was a
+  server error.
 """
 
-from django.urls.converters import IntConverter
+from django.urls.converters import IntConverter, StringConverter
 
 MAX_DIGITS = 18
+LINK_MAX_LENGTH = 64  # Entry.report_token's max_length
+LINK_ALPHABET = "A-Za-z0-9_-"
 
 
 class NumConverter(IntConverter):
     regex = f"[0-9]{{1,{MAX_DIGITS}}}"
+
+
+class LinkConverter(StringConverter):
+    regex = f"[{LINK_ALPHABET}]{{1,{LINK_MAX_LENGTH}}}"

@@ -24,7 +24,7 @@ urlpatterns = [
     path("", include("tournaments.urls_clubs")),
     path("", public.home, name="home"),
     path("jobs/<num:job_id>/", public.job_detail, name="job-detail"),
-    path("r/<str:token>/", player.player_page, name="player-page"),
+    path("r/<link:token>/", player.player_page, name="player-page"),
     path("me/", player.my_entries, name="my-entries"),
     path("me/links/<num:link_id>/", account_links.link_page, name="account-link"),
     path("me/links/<num:link_id>/unlink/", account_links.link_end, name="account-link-end"),
@@ -59,7 +59,7 @@ urlpatterns = [
         name="event-check-in-everyone",
     ),
     path(
-        "events/<num:event_id>/check-in/<str:code>/",
+        "events/<num:event_id>/check-in/<link:code>/",
         check_in.check_in_by_code,
         name="event-check-in-code",
     ),

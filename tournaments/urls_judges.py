@@ -21,6 +21,6 @@ urlpatterns = [
         name="match-ruling-form",
     ),
     path("events/<num:event_id>/rulings/", judges.ruling_list, name="ruling-list"),
-    path("r/<str:token>/judge/", judges.player_call_judge, name="player-call-judge"),
+    path("r/<link:token>/judge/", judges.player_call_judge, name="player-call-judge"),
     path("count/", judges.count_checker, name="count-checker"),
 ]

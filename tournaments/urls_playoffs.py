@@ -18,5 +18,5 @@ urlpatterns = [
         playoffs.match_game_correction,
         name="match-game-correct",
     ),
-    path("r/<str:token>/match/", playoffs.player_match_report, name="player-match-report"),
+    path("r/<link:token>/match/", playoffs.player_match_report, name="player-match-report"),
 ]

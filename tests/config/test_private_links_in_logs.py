@@ -1,5 +1,7 @@
-"""Players' private links never reach the logs: warnings, runserver's lines and gunicorn's
-access log name the page with ``[link]`` instead of the token."""
+"""Players' private links and events' check-in codes never reach the logs: warnings, runserver's
+lines, logged exceptions, the Celery worker's handlers and gunicorn's access and error logs
+name the page with ``[link]`` or ``[code]`` instead of the secret. (The whole production stack,
+searched line by line: ``test_no_secret_in_any_log.py``.)"""
 
 import io
 import logging
@@ -8,7 +10,7 @@ from types import SimpleNamespace
 import pytest
 from rest_framework.test import APIClient
 
-from config.logging import RedactingGunicornLogger, RedactPrivateLinks, redact
+from config.logging import RedactingGunicornLogger, RedactPrivateLinks, redact, redact_handlers
 
 
 @pytest.mark.parametrize(
@@ -71,3 +73,109 @@ def test_the_filter_rewrites_arguments_too():
     record = logging.LogRecord("x", logging.WARNING, "f", 1, "%s %s", ("/r/T0K3N/", 5), None)
     RedactPrivateLinks().filter(record)
     assert record.getMessage() == "/r/[link]/ 5"
+
+
+@pytest.mark.parametrize(
+    ("text", "left"),
+    [
+        ('"GET /events/12/check-in/Zk3-q_9AbCdEfGhIjKlMn/ HTTP/1.1" 302', "/events/12/check-in/"),
+        ("Not Found: /events/7/check-in/Zk3-q_9AbCdEfGhIjKlMn/", "Not Found: /events/7/"),
+        ("GET /accounts/login/?next=/events/3/check-in/Zk3-q_9AbCdEfGhIjKlMn/", "next=/events/3/"),
+        ("GET /accounts/login/?next=%2Fevents%2F3%2Fcheck-in%2FZk3-q_9AbCdEfGhIjKlMn%2F", "next="),
+        ("GET /accounts/login/?next=%2Fr%2FZk3-q_9AbCdEfGhIjKlMn%2F&x=1", "&x=1"),
+        ("GET /r/Zk3-q_9AbCdEfGhIjKlMn%00/", "GET /r/"),
+    ],
+)
+def test_check_in_codes_and_encoded_links_are_replaced(text, left):
+    assert "Zk3-q_9AbCdEfGhIjKlMn" not in redact(text)
+    assert left in redact(text)
+    assert "[code]" in redact(text) or "[link]" in redact(text)
+
+
+def test_the_check_in_desks_own_pages_are_left_alone():
+    for text in ("/events/12/check-in/", "/events/12/check-in/everyone/"):
+        assert redact(text) == text
+
+
+def test_postgresqls_words_about_a_link_are_replaced():
+    text = "DETAIL:  Key (report_token)=(Zk3-q_9AbCdEfGhIjKlMn) already exists."
+    assert redact(text) == "DETAIL:  Key (report_token)=([link]) already exists."
+
+
+def _record(msg, args=(), exc_info=None):
+    return logging.LogRecord("x", logging.ERROR, "f", 1, msg, args, exc_info)
+
+
+def test_the_filter_redacts_the_text_of_a_logged_exception():
+    try:
+        raise ValueError("no entry for /r/S3CRET-T0KEN/ at /events/4/check-in/C0DE-C0DE/")
+    except ValueError:
+        import sys
+
+        record = _record("Internal Server Error: %s", ("/r/S3CRET-T0KEN/",), sys.exc_info())
+    RedactPrivateLinks().filter(record)
+    written = logging.Formatter().format(record)
+    assert "S3CRET-T0KEN" not in written and "C0DE-C0DE" not in written
+    assert "ValueError: no entry for /r/[link]/ at /events/4/check-in/[code]/" in written
+
+
+def test_the_filter_redacts_arguments_of_any_type():
+    record = _record("%s then %s", ({"path": "/r/S3CRET/"}, ["/api/v1/report/S3CRET/"]))
+    RedactPrivateLinks().filter(record)
+    assert "S3CRET" not in record.getMessage()
+
+
+def test_handlers_installed_by_others_get_the_filter():
+    """The Celery worker replaces the root logger's handlers with its own at start."""
+    stream = io.StringIO()
+    logger = logging.getLogger("pegboard-test-worker")
+    handler = logging.StreamHandler(stream)
+    logger.addHandler(handler)
+    try:
+        redact_handlers(logger)
+        redact_handlers(logger)  # twice: still one filter
+        logger.warning("sent to %s", "https://site/r/S3CRET/")
+    finally:
+        logger.removeHandler(handler)
+    assert stream.getvalue() == "sent to https://site/r/[link]/\n"
+    assert len(handler.filters) == 1
+
+
+@pytest.mark.parametrize("signal_name", ["after_setup_logger", "after_setup_task_logger"])
+def test_the_celery_app_redacts_the_workers_handlers(signal_name):
+    from celery import signals
+
+    import config.celery  # noqa: F401  (connects the receivers)
+
+    logger = logging.getLogger(f"pegboard-test-{signal_name}")
+    handler = logging.StreamHandler(io.StringIO())
+    logger.addHandler(handler)
+    try:
+        getattr(signals, signal_name).send(
+            sender=None,
+            logger=logger,
+            loglevel=logging.INFO,
+            logfile=None,
+            format="",
+            colorize=False,
+        )
+    finally:
+        logger.removeHandler(handler)
+    assert [type(f) for f in handler.filters] == [RedactPrivateLinks]
+
+
+def test_gunicorns_error_log_is_redacted():
+    from gunicorn.config import Config
+
+    logger = RedactingGunicornLogger(Config())
+    stream = io.StringIO()
+    logger.error_log.handlers[0].setStream(stream)
+    logger.error("Invalid request from ip=1.2.3.4: bad line GET /events/1/check-in/C0DE/ HTTP")
+    assert "C0DE" not in stream.getvalue() and "/check-in/[code]/" in stream.getvalue()
+
+
+def test_djangos_password_reset_token_is_replaced():
+    text = '"GET /accounts/reset/MTI/cz1abc-0123456789abcdef0123456789abcdef/ HTTP/1.1" 302'
+    assert redact(text) == '"GET /accounts/reset/MTI/[token]/ HTTP/1.1" 302'
+    page = "/accounts/reset/MTI/set-password/"
+    assert redact(page) == page

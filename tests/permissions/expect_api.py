@@ -1,7 +1,7 @@
 """What each role gets from each API endpoint: route name -> method -> ``spec.Method``.
 
 An anonymous visitor of an endpoint that needs a sign-in is refused before any lookup (401 or
-403: the API signs in by session first, then by token); ``AllowAny`` reads answer 404 for an
+403: the API signs in by token first, then by session); ``AllowAny`` reads answer 404 for an
 event the visitor may not see.
 """
 
@@ -282,7 +282,10 @@ API = {
     },
     "api-player-rating": {"GET": AGET(PUBLIC, r.player)},
     # Sign-in, health, jobs
-    "api-token": {"POST": AWRITE(PUBLIC, r.none, r.login_of("player"))},
+    "api-token": {
+        "POST": AWRITE(PUBLIC, r.none, r.login_of("player")),
+        "DELETE": AWRITE(API_SIGNED_IN, r.none, ok=204),  # revokes the caller's own token
+    },
     "api-health": {"GET": AGET(PUBLIC, r.none)},
     "api-job-health": {"POST": AWRITE(API_ADMIN, r.none, ok=202)},
     "api-job-detail": {"GET": AGET(API_JOB_OWNER, r.job("A"), mixed=(API_B_JOB_OWNER, r.job("B")))},

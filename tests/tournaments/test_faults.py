@@ -32,6 +32,7 @@ from tests.conftest import (
     subprocess_env,
     wait_for_http,
 )
+from tests.smtp_sink import SmtpSink
 from tournaments.models import Game, Job, Table
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -43,7 +44,7 @@ RECOVERY_SECONDS = 60  # the issue's promise: work resumes within a minute
 class Stack:
     """A Redis server of its own, gunicorn, a worker and beat, all as real processes."""
 
-    def __init__(self, tmp_path: Path) -> None:
+    def __init__(self, tmp_path: Path, mail: dict[str, str]) -> None:
         self.tmp = tmp_path
         self.redis_port = free_port()
         self.web_port = free_port()
@@ -54,6 +55,7 @@ class Stack:
             DATABASE_URL=database_url_of_test_db(),
             CELERY_BROKER_URL=f"redis://127.0.0.1:{self.redis_port}/0",
             STATIC_ROOT=str(tmp_path / "static"),
+            **mail,  # production settings send e-mail by SMTP: to a real server, here a sink
         )
         self.procs: dict[str, subprocess.Popen] = {}
 
@@ -165,10 +167,11 @@ def stack(tmp_path):
     import redis
 
     redis.Redis(port=6379, socket_connect_timeout=3).ping()  # the services are here: fail, not skip
-    stack = Stack(tmp_path)
-    stack.redis_start()
-    yield stack
-    stack.close()
+    with SmtpSink() as sink:
+        stack = Stack(tmp_path, mail=sink.env())
+        stack.redis_start()
+        yield stack
+        stack.close()
 
 
 def _wait_until(condition, *, seconds: float, what: str, stack: Stack) -> float:

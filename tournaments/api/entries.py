@@ -9,10 +9,11 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, status
 from rest_framework.generics import GenericAPIView
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from tournaments.api.parsers import JSONParser
 from tournaments.api.serializers_events import (
     EntriesImportSerializer,
     EntryRegisterSerializer,

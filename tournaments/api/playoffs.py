@@ -16,6 +16,7 @@ from rest_framework import permissions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from tournaments.api.private import PrivateAnswers
 from tournaments.api.serializers import JobSerializer
 from tournaments.api.serializers_results import RESULTS, PreviewSerializer
 from tournaments.models import Entry, MatchGame
@@ -139,7 +140,7 @@ class PlayoffBuildView(APIView):
         return Response(JobSerializer(job).data, status=status.HTTP_202_ACCEPTED)
 
 
-class MatchReportView(APIView):
+class MatchReportView(PrivateAnswers, APIView):
     """A player's "I won / I lost by N" for the current game of their playoff match: with
     ``preview`` the engine's line and words (200, nothing saved), else 201 with the match after
     it (the game is verified and the match decided when both cards agree)."""

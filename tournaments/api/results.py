@@ -18,6 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from scoring.games import CardLine as EngineLine
+from tournaments.api.private import PrivateAnswers
 from tournaments.api.serializers_results import (
     BoardSerializer,
     CorrectionSerializer,
@@ -69,7 +70,7 @@ def _seats(table: Table) -> list[Seat]:
 # The player's report
 
 
-class ReportView(APIView):
+class ReportView(PrivateAnswers, APIView):
     """The player's page as data: no sign-in, the private link's token is the credential.
 
     GET: the current game (number, table, opponent, whether it can be reported now, the

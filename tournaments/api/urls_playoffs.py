@@ -9,7 +9,7 @@ EVENT = "events/<num:event_id>/"
 urlpatterns = [
     path(f"{EVENT}bracket/", playoffs.BracketView.as_view(), name="api-bracket"),
     path(f"{EVENT}playoff/build/", playoffs.PlayoffBuildView.as_view(), name="api-playoff-build"),
-    path("report/<str:token>/match/", playoffs.MatchReportView.as_view(), name="api-match-report"),
+    path("report/<link:token>/match/", playoffs.MatchReportView.as_view(), name="api-match-report"),
     path(
         f"{EVENT}matches/<num:match_id>/clock/",
         playoffs.MatchClockView.as_view(),

@@ -10,7 +10,7 @@ GAME = f"{EVENT}games/<num:number>/"
 TABLE = f"{GAME}tables/<num:table_number>/"
 
 urlpatterns = [
-    path("report/<str:token>/", results.ReportView.as_view(), name="api-report"),
+    path("report/<link:token>/", results.ReportView.as_view(), name="api-report"),
     path(f"{GAME}board/", results.GameBoardView.as_view(), name="api-game-board"),
     path(f"{GAME}close/", results.GameCloseView.as_view(), name="api-game-close"),
     path(f"{GAME}remind/", results.GameRemindView.as_view(), name="api-game-remind"),

@@ -1,0 +1,99 @@
+"""A private link's path (``/r/<token>/...``, ``/api/v1/report/<token>/...``, an event's check-in
+code) with a character a link never has (a NUL byte, a percent sign, a space, a letter outside
+ASCII) or more than 64 characters is a 404 before any query, whatever the method: PostgreSQL
+refuses a NUL in a string, which was a server error for anonymous visitors."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import URLPattern, URLResolver, get_resolver
+from rest_framework.test import APIClient
+
+from tests.factories import UserFactory
+from tournaments.converters import LinkConverter
+
+pytestmark = pytest.mark.django_db
+
+ROUTES = [
+    "/r/{}/",
+    "/r/{}/match/",
+    "/r/{}/judge/",
+    "/api/v1/report/{}/",
+    "/api/v1/report/{}/match/",
+    "/events/1/check-in/{}/",
+]
+METHODS = ["get", "post", "put", "patch", "delete", "head", "options"]
+# As they travel in a URL: percent-encoded, the server decodes them into the path.
+NOT_A_LINK = {
+    "nul": "%00",
+    "nul inside": "Ab-9_%00xYz",
+    "percent": "%25",
+    "space": "Ab%209",
+    "unicode": "caf%C3%A9",
+    "right-to-left mark": "Ab%E2%80%8F9",
+    "dot": "Ab.9",
+    "too long": "A" * 65,
+}
+
+
+def _walk(patterns, prefix=""):
+    for pattern in patterns:
+        if isinstance(pattern, URLResolver):
+            yield from _walk(pattern.url_patterns, prefix + str(pattern.pattern))
+        elif isinstance(pattern, URLPattern):
+            yield prefix + str(pattern.pattern), getattr(pattern.pattern, "converters", {})
+
+
+@pytest.mark.parametrize("route", ROUTES)
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("value", NOT_A_LINK.values(), ids=NOT_A_LINK.keys())
+def test_a_path_no_link_can_have_is_a_404_before_any_query(
+    route, method, value, django_assert_num_queries
+):
+    client = APIClient() if route.startswith("/api/") else Client()
+    with django_assert_num_queries(0):
+        response = getattr(client, method)(route.format(value))
+    assert response.status_code == 404
+
+
+@pytest.mark.parametrize("route", ROUTES)
+def test_a_well_formed_unknown_link_is_looked_up_and_is_a_404(route, client):
+    """The counterpart: the same request with a link that could exist reaches the database
+    (so the test above counts queries that would be made) and is a plain 404 too."""
+    client.force_login(UserFactory())
+    with CaptureQueriesContext(connection) as queries:
+        response = client.post(route.format("Ab-9_" + "x" * 40))
+    assert response.status_code == 404
+    assert len(queries) > 0
+
+
+def test_every_token_and_code_in_a_path_is_a_link():
+    """A new route naming ``<str:token>`` would let any character through again. (Django's own
+    password reset link is left to Django: it decodes it without a query.)"""
+    seen = []
+    for route, converters in _walk(get_resolver().url_patterns):
+        if route.startswith("accounts/"):
+            continue
+        for name in ("token", "code"):
+            if name in converters:
+                assert isinstance(converters.get(name), LinkConverter), route
+                seen.append(route)
+    assert len(seen) == len(ROUTES), seen
+
+
+def test_the_schema_gives_the_links_pattern(client):
+    schema = client.get("/api/schema/", {"format": "json"}).json()
+    for path in ("/api/v1/report/{token}/", "/api/v1/report/{token}/match/"):
+        for operation in schema["paths"][path].values():
+            (token,) = [p for p in operation["parameters"] if p["name"] == "token"]
+            assert token["schema"]["pattern"] == "^[A-Za-z0-9_-]{1,64}$"
+            assert token["schema"]["maxLength"] == 64
+
+
+def test_a_real_link_still_opens(event_in_play, client):
+    entry = event_in_play(10).entries.first()
+    assert client.get(f"/r/{entry.report_token}/").status_code == 200
+    assert APIClient().get(f"/api/v1/report/{entry.report_token}/").status_code == 200
