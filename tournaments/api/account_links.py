@@ -23,6 +23,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournaments.api.serializers import NoteSerializer, StrictInput
+from tournaments.converters import LINK_MAX_LENGTH, LinkConverter
 from tournaments.models import AccountLink
 from tournaments.selectors.access import account_link_get_for_user, entry_get_by_token
 from tournaments.selectors.account_links import account_links_of_user, account_links_waiting
@@ -50,7 +51,12 @@ class AccountLinkSerializer(serializers.ModelSerializer):
 
 
 class AskSerializer(StrictInput):
-    token = serializers.CharField(max_length=64, help_text="the player's current private link")
+    token = serializers.RegexField(
+        rf"\A{LinkConverter.regex}\Z",
+        max_length=LINK_MAX_LENGTH,
+        help_text="the player's current private link",
+        error_messages={"invalid": "This is not a private link: copy it from the scorecard."},
+    )
 
 
 class CodeSerializer(StrictInput):

@@ -1,9 +1,9 @@
 """What a name, an e-mail address, a phone number and an ACC number may be, checked in one
 place for forms, the API, CSV imports and backups alike.
 
-- name: a person's, an event's or a club's name as typed, without control characters (a line break in a
-  name would break every page, e-mail header and CSV row that prints it), at most 200
-  characters once the spaces around it are taken off.
+- name: a person's, an event's or a club's name as typed, without control characters (a line
+  break in a name would break every page, e-mail header and CSV row that prints it), at most
+  200 characters once the spaces around it are taken off.
 - e-mail address: one address, as Django's validator reads one ("a@b.org, c@d.org" is two
   and is refused), at most 254 characters.
 - phone: free text as people write numbers ("+1 (555) 010-7788 ext. 2"), without control

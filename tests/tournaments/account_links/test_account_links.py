@@ -222,3 +222,11 @@ def test_a_replaced_link_asks_nothing_more(entry, client):
     client.force_login(UserFactory())
     assert client.post(f"/r/{old}/", {"link": "1"}).status_code == 404
     assert not AccountLink.objects.exists()
+
+
+def test_a_link_with_characters_a_link_never_has_is_a_400(entry):
+    api = client_for(UserFactory())
+    for token in ("a\x00b", "a b", "é", "x" * 65):
+        answer = api.post("/api/v1/account-links/", {"token": token})
+        assert answer.status_code == 400 and answer.json()["errors"][0]["field"] == "token"
+    assert not AccountLink.objects.exists()
