@@ -12,7 +12,7 @@ from tournaments.core.mrp import MRP_TABLES
 from tournaments.core.pairing_rules import max_games
 from tournaments.models import Entry, Event, EventRole
 from tournaments.presets import PRESETS
-from tournaments.services.entries import csv_upload_text
+from tournaments.services.entries_import import csv_upload_text
 from tournaments.services.errors import ServiceError
 from tournaments.services.playoffs import best_of_for_round
 

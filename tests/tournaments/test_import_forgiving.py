@@ -11,7 +11,7 @@ from tests.factories import EntryFactory, EventFactory, PlayerFactory, UserFacto
 from tests.tournaments.api.conftest import client_for
 from tournaments.core.player_list import ListError, PlayerIndex, header_key, read_player_list
 from tournaments.models import AuditEntry, Entry, Player
-from tournaments.services.entries import (
+from tournaments.services.entries_import import (
     ImportChoicesNeeded,
     ImportRowErrors,
     entries_import_csv,

@@ -23,7 +23,8 @@ from tournaments.models import Entry
 from tournaments.selectors.access import entry_get_for_director, event_get_for_director
 from tournaments.selectors.events import entries_of_event, entries_of_event_qs
 from tournaments.services.check_in import entry_check_in
-from tournaments.services.entries import Registration, entries_import_csv, entry_register
+from tournaments.services.entries import Registration, entry_register
+from tournaments.services.entries_import import entries_import_csv
 from tournaments.services.links import entry_token_restore, entry_token_revoke
 from tournaments.services.withdrawals import entry_rejoin, entry_withdraw
 

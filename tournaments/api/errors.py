@@ -23,7 +23,8 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
-from tournaments.services.entries import ImportChoicesNeeded, PlayerChoiceNeeded
+from tournaments.services.entries import PlayerChoiceNeeded
+from tournaments.services.entries_import import ImportChoicesNeeded
 from tournaments.services.errors import RowErrors, ServiceError
 
 

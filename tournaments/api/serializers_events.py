@@ -12,7 +12,7 @@ from rest_framework import serializers
 
 from tournaments.models import Entry, Event, Game, Job
 from tournaments.presets import PRESETS
-from tournaments.services.entries import csv_upload_text
+from tournaments.services.entries_import import csv_upload_text
 from tournaments.services.errors import ServiceError
 
 # Events

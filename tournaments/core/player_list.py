@@ -17,7 +17,7 @@ Terms:
   so the director knows it was not imported.
 - overflowing row: a row with filled cells past the last header, most often a name with a
   comma in it that was not quoted ("Smith, John"); reading it would silently cut the name.
-Nothing here touches the database; ``services.entries`` turns rows into entries.
+Nothing here touches the database; ``services.entries_import`` turns rows into entries.
 """
 
 from __future__ import annotations

@@ -14,6 +14,7 @@ from tournaments.forms import ImportForm, RegistrationForm
 from tournaments.selectors.access import entry_get_for_director, event_get_for_director
 from tournaments.services import check_in as check_in_services
 from tournaments.services import entries as entry_services
+from tournaments.services import entries_import as import_services
 from tournaments.services.errors import ServiceError
 from tournaments.services.links import UNDO_WINDOW, entry_token_restore, entry_token_revoke
 from tournaments.services.withdrawals import entry_rejoin, entry_withdraw
@@ -69,14 +70,14 @@ def entries_import(request, event_id: int):
     row_errors, skipped = [], []
     if form.is_valid():
         try:
-            result = entry_services.entries_import_csv(
+            result = import_services.entries_import_csv(
                 event=event,
                 text=form.cleaned_data["text"],
                 check_in=form.cleaned_data["check_in"],
                 user=request.user,
                 matches=form.matches(request.POST),
             )
-        except entry_services.ImportChoicesNeeded as exc:
+        except import_services.ImportChoicesNeeded as exc:
             context = {
                 "event": event,
                 "rows": exc.rows,
@@ -84,7 +85,7 @@ def entries_import(request, event_id: int):
                 "check_in": form.cleaned_data["check_in"],
             }
             return render(request, "tournaments/director/import_choices.html", context)
-        except entry_services.ImportRowErrors as exc:
+        except import_services.ImportRowErrors as exc:
             row_errors, skipped = exc.lines, exc.skipped
         except ServiceError as exc:
             form.add_error("file", exc.message)

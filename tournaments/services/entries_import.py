@@ -1,0 +1,244 @@
+"""Entering every player of a CSV file at once, or none of them.
+
+- file: a spreadsheet saved as CSV (comma, semicolon or tab; UTF-8 or Windows-1252); how it
+  is read (delimiters, header names) is ``core.player_list``.
+- already entered: a row naming a player who has an entry here that is not withdrawn
+  (``core.player_list.PlayerIndex``: the ACC number, else the name). Such rows are skipped and
+  listed, so an updated list can be uploaded again.
+- choice: a row whose name (without an ACC number) may be a player already known is asked
+  about first (``ImportChoicesNeeded``); the director answers with a player id or "new".
+Each row is entered by the rules of one entry (``entries``); every bad row is reported at once
+and nothing is saved.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from django.db import transaction
+
+from tournaments.core import player_list
+from tournaments.models import Entry, Event, Player
+from tournaments.selectors.player_identity import Candidate, player_candidates
+from tournaments.services.audit import Kind, audit_record
+from tournaments.services.entries import (
+    Registration,
+    acc_number_clash,
+    entry_add_unaudited,
+    registration_problems,
+    withdrawn_entry_of,
+)
+from tournaments.services.errors import RowErrors, ServiceError
+
+MAX_IMPORT_ROWS = 5000
+MAX_IMPORT_BYTES = 2_000_000
+
+
+def csv_upload_text(upload) -> str:
+    """The text of an uploaded CSV file; a clear error if it is too large or not text.
+
+    UTF-8 (with or without a byte-order mark), else Windows-1252, which is what Excel's plain
+    "CSV" saves on Windows, so "Zoë" or "Bélanger" arrive intact. A NUL byte means UTF-16 or
+    not text at all: refused rather than read as nonsense."""
+    if upload.size > MAX_IMPORT_BYTES:
+        raise ServiceError("The file is larger than 2 MB.", field="file", code="too_large")
+    data = upload.read()
+    for encoding in ("utf-8-sig", "cp1252"):
+        if b"\x00" in data:
+            break
+        try:
+            return data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+    raise ServiceError("Save the file as CSV (UTF-8) and try again.", field="file", code="encoding")
+
+
+NAMED = 20  # skipped players named in the message; more are counted
+OVERFLOW = (
+    "This row has more cells than the first row has columns: a name with a comma in it "
+    'must be in quotes ("Smith, John").'
+)
+
+
+def _parse_csv(text: str):
+    try:
+        found = player_list.read_player_list(text)
+    except player_list.ListError as exc:
+        raise ServiceError(exc.message, field="file", code=exc.code) from None
+    if len(found.rows) > MAX_IMPORT_ROWS:
+        raise ServiceError(f"At most {MAX_IMPORT_ROWS} rows per file.", field="file")
+    if not found.rows:
+        raise ServiceError("There are no players under the first row.", field="file", code="empty")
+    rows = [
+        (n, Registration(**{k: values[k] for k in player_list.FIELDS})) for n, values in found.rows
+    ]
+    return found, rows
+
+
+def _already_entered(
+    event: Event, rows: list[tuple[int, Registration]]
+) -> tuple[list[tuple[int, str]], list[tuple[int, Registration]]]:
+    """The rows naming a player already entered here, as (row, the entered player's name),
+    and the other rows."""
+    entered = player_list.PlayerIndex()
+    for entry in event.entries.exclude(status=Entry.Status.WITHDRAWN).select_related("player"):
+        entered.add(entry.player.name, name=entry.player.name, acc_number=entry.player.acc_number)
+    skipped, fresh = [], []
+    for n, reg in rows:
+        name = entered.find(name=reg.name, acc_number=reg.acc_number)
+        if name is None:
+            fresh.append((n, reg))
+        else:
+            skipped.append((n, name))
+    return skipped, fresh
+
+
+def _duplicates(rows: list[tuple[int, Registration]]) -> list[tuple[int, str, str]]:
+    """Rows naming the player of an earlier row (``player_list.PlayerIndex``)."""
+    errors, earlier = [], player_list.PlayerIndex()
+    for n, reg in rows:
+        first = earlier.find(name=reg.name, acc_number=reg.acc_number)
+        if first is not None and player_list.name_key(first[1]) != player_list.name_key(reg.name):
+            errors.append(
+                (n, "acc_number", f"ACC number {reg.acc_number} is also on row {first[0]}.")
+            )
+        elif first is not None:
+            errors.append((n, "name", f"Same player as row {first[0]}."))
+        earlier.add((n, reg.name), name=reg.name, acc_number=reg.acc_number)
+    return errors
+
+
+def _acc_clashes(event: Event, rows: list[tuple[int, Registration]]) -> list[tuple[int, str, str]]:
+    """Rows whose ACC number is a known player's under another name (one query)."""
+    wanted = {reg.acc_number.strip() for _, reg in rows if reg.acc_number.strip()}
+    known = {
+        p.acc_number: p
+        for p in Player.objects.filter(acc_number__in=wanted).exclude(entries__event=event)
+    }
+    errors = []
+    for n, reg in rows:
+        player = known.get(reg.acc_number.strip())
+        clash = player and acc_number_clash(player, reg)
+        if clash:
+            errors.append((n, "acc_number", clash))
+    return errors
+
+
+class ImportRowErrors(RowErrors):
+    """``RowErrors`` of an import, with what the page shows beside them: each error's column
+    as the file names it (``lines``) and the rows that would be skipped as already entered."""
+
+    def __init__(self, errors, *, columns: dict[str, str], skipped: list[tuple[int, str]]):
+        super().__init__(sorted(errors, key=lambda e: e[0]))
+        self.columns = columns
+        self.skipped = skipped
+
+    @property
+    def lines(self) -> list[tuple[int, str, str]]:
+        return [(row, self.columns.get(field, ""), message) for row, field, message in self.errors]
+
+
+class ImportChoicesNeeded(ServiceError):
+    """Rows whose names may be players already known: ``rows`` is (row, name, candidates)."""
+
+    def __init__(self, rows: list[tuple[int, str, list[Candidate]]]):
+        super().__init__(
+            f"{len(rows)} row(s) may be players already known: say who each is. Nothing was "
+            "imported yet.",
+            field="matches",
+            code="confirm_players",
+        )
+        self.rows = rows
+
+
+def _with_choices(
+    event: Event, rows: list[tuple[int, Registration]], matches: dict[int, int | str]
+) -> list[tuple[int, Registration]]:
+    """Each row with the director's choice of player applied; rows still to be asked about
+    raise ``ImportChoicesNeeded``."""
+    chosen, asking = [], []
+    for n, reg in rows:
+        choice = matches.get(n)
+        if reg.acc_number or withdrawn_entry_of(event, reg):
+            chosen.append((n, reg))
+        elif choice == "new":
+            chosen.append((n, replace(reg, new_player=True)))
+        elif choice is not None:
+            chosen.append((n, replace(reg, player_id=int(choice))))
+        else:
+            candidates = player_candidates(name=reg.name, exclude_event=event)
+            if candidates:
+                asking.append((n, reg.name, candidates))
+            chosen.append((n, replace(reg, new_player=True)))
+    if asking:
+        raise ImportChoicesNeeded(asking)
+    return chosen
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    """What an import did: the entries made or restored, the rows skipped as already
+    entered (row, name), and the columns of the file that were not read."""
+
+    entries: list[Entry]
+    skipped: list[tuple[int, str]]
+    unused_columns: list[str]
+
+    @property
+    def message(self) -> str:
+        count = len(self.entries)
+        text = f"{count} player{'s' if count != 1 else ''} imported"
+        restored = sum(e.restored for e in self.entries)
+        if restored:
+            text += f" ({restored} back after a withdrawal)"
+        if self.skipped:
+            names = [name for _, name in self.skipped]
+            text += f", {len(names)} already entered (skipped): {', '.join(names[:NAMED])}"
+            text += f" and {len(names) - NAMED} more" if len(names) > NAMED else ""
+        text += "."
+        if self.unused_columns:
+            text += f" Columns not read: {', '.join(self.unused_columns)}."
+        return text
+
+
+def entries_import_csv(
+    *,
+    event: Event,
+    text: str,
+    user,
+    check_in: bool = False,
+    matches: dict[int, int | str] | None = None,
+) -> ImportResult:
+    """Enter every new player of a CSV file, or none: every bad row is reported at once and
+    nothing is saved. Players already entered are skipped (see the module); withdrawn players
+    in the file get their entries back (see ``entry_register``). ``matches`` gives, by row,
+    who a name without an ACC number is: a player id, or "new"; rows that may be a known
+    player and have no answer are asked about first."""
+    found, rows = _parse_csv(text)
+    with transaction.atomic():
+        locked = Event.objects.select_for_update().get(pk=event.pk)
+        skipped, fresh = _already_entered(locked, rows)
+        errors = [(n, f, m) for n, reg in fresh for f, m in registration_problems(reg)]
+        errors += [(n, "cells", OVERFLOW) for n in found.overflowing]
+        errors += _duplicates(fresh) + _acc_clashes(locked, fresh)
+        if errors:
+            raise ImportRowErrors(errors, columns=found.columns, skipped=skipped)
+        entries = []
+        for n, reg in _with_choices(locked, fresh, matches or {}):
+            try:
+                entries.append(entry_add_unaudited(locked, reg, check_in=check_in))
+            except ServiceError as exc:
+                errors.append((n, exc.field or "name", exc.message))
+        if errors:
+            raise ImportRowErrors(errors, columns=found.columns, skipped=skipped)
+        result = ImportResult(entries=entries, skipped=skipped, unused_columns=found.unused)
+        if entries:
+            audit_record(
+                event=locked,
+                actor=user,
+                kind=Kind.ENTRIES,
+                action="entries_import_csv",
+                summary=f"From a file: {result.message}",
+                after={"players": [e.player.name for e in entries], "check_in": check_in},
+            )
+    return result
