@@ -7,6 +7,7 @@ The server ends sessions as ``pg_terminate_backend`` does (``tests.helpers``).""
 
 from __future__ import annotations
 
+import psycopg
 import pytest
 from django.conf import settings
 from django.db import OperationalError, connection
@@ -85,6 +86,17 @@ def test_a_report_whose_connection_drops_mid_transaction_is_run_again_once(table
     assert len(writes) == 2  # the first run's line was rolled back with its transaction
     assert _reported(a) == [(True, line.game_points, 20, 0)]
     assert CardLine.objects.filter(pk=writes[0]).count() == 0
+
+
+def test_a_connection_found_gone_before_the_transaction_began_does_not_count(table, writes):
+    table_, a, b = table
+    connection_terminate()
+    with pytest.raises(psycopg.OperationalError):  # the driver now knows; Django does not
+        connection.connection.execute("SELECT 1")
+    writes.drop_after(1)  # and the report's own run is ended mid-way: it still runs again
+    line = card_line_report(seat=a, won=True, spread=20)
+    assert len(writes) == 2 and line.pk == writes[1]
+    assert _reported(a) == [(True, line.game_points, 20, 0)]
 
 
 def test_a_second_drop_in_one_report_is_an_error_and_saves_nothing(table, writes):

@@ -8,7 +8,8 @@ player must never be told that their result failed because of either:
   (``ATTEMPTS`` in all), after a short random pause.
 - *A dropped connection*: the server ended the session (``pg_terminate_backend``, a restart, a
   network cut), or could not take a new one. Django's connection is closed and the transaction
-  run again once (``DROP_RETRIES``) on a new one.
+  run again once (``DROP_RETRIES``) on a new one. A connection found gone before the
+  transaction began (nothing was run) is replaced once more on top of that.
 
 A connection that drops during COMMIT leaves the outcome in doubt: the server may have saved
 the transaction before the answer was lost. Running it blindly again would save the report
@@ -59,17 +60,19 @@ def retryable(exc: BaseException) -> bool:
     return isinstance(exc, OperationalError) and _sqlstate(exc) in RETRYABLE
 
 
-def connection_dropped(exc: BaseException) -> bool:
+def connection_dropped(exc: BaseException, used=None) -> bool:
     """The error means the database connection is gone (or none could be made), not that the
-    query was wrong. Without a SQLSTATE ("server closed the connection unexpectedly", "the
-    connection is closed", a refused connection) the connection itself is asked; call this
-    outside a transaction, where a live connection answers."""
+    query was wrong. An error without a SQLSTATE ("server closed the connection unexpectedly",
+    "the connection is closed", a refused connection) is a drop when the driver's connection
+    the work ran on (``used``; by default the current one) is closed: the driver marks it so
+    when the server went away, and Django closes it when even a rollback failed."""
     if not isinstance(exc, (OperationalError, InterfaceError)):
         return False
     state = _sqlstate(exc)
     if state:
         return state in DROPPED or state.startswith("08")
-    return not connection.is_usable()
+    used = used if used is not None else connection.connection
+    return used is None or bool(getattr(used, "closed", False))
 
 
 def read_again_on_drop(read: Callable[[], T]) -> T:
@@ -77,14 +80,19 @@ def read_again_on_drop(read: Callable[[], T]) -> T:
     that may run twice (reads, or writes that change nothing the second time)."""
     if connection.in_atomic_block:
         return read()
+    used = connection.connection
     try:
         return read()
     except (OperationalError, InterfaceError) as exc:
-        if not connection_dropped(exc):
+        if not connection_dropped(exc, used):
             raise
         logger.warning("a read lost its database connection (%s); reading again", exc)
         connection.close()
+    try:
         return read()
+    except (OperationalError, InterfaceError) as exc:
+        logger.error("a read failed again after its connection dropped: %s", exc)
+        raise
 
 
 def _stored(result):
@@ -97,14 +105,22 @@ def _stored(result):
 
 
 class _Attempt:
-    """One run of the transaction; ``finished`` once the function returned (then only the
+    """One run of the transaction: ``began`` once the transaction is open (before, nothing was
+    sent but a connection's set-up), ``finished`` once the function returned (then only the
     commit can have failed)."""
 
-    finished = False
+    began = finished = False
     result = None
+    used = None  # the driver's connection it ran on
 
     def run(self, func, args, kwargs):
+        # Django's own check of a kept connection, before the transaction rather than at its
+        # first query, where a failed check could only end the transaction.
+        connection.close_if_health_check_failed()
+        connection.ensure_connection()
+        self.used = connection.connection
         with transaction.atomic():
+            self.began = True
             self.result = func(*args, **kwargs)
             self.finished = True
         return self.result
@@ -123,7 +139,7 @@ def retry_on_conflict(func=None, *, saved: Callable | None = None):
         if connection.in_atomic_block:
             with transaction.atomic():
                 return func(*args, **kwargs)
-        conflicts = drops = 0
+        conflicts, drops = 0, {True: 0, False: 0}  # drops by whether the transaction began
         while True:
             attempt = _Attempt()
             try:
@@ -137,9 +153,12 @@ def retry_on_conflict(func=None, *, saved: Callable | None = None):
                     )  # fmt: skip
                     time.sleep(random.uniform(0.01, 0.05) * conflicts)
                     continue
-                if drops >= DROP_RETRIES or not connection_dropped(exc):
+                if not connection_dropped(exc, attempt.used):
                     raise
-                drops += 1
+                if drops[attempt.began] >= DROP_RETRIES:
+                    logger.error("%s lost its connection again: not run again", func.__name__)
+                    raise
+                drops[attempt.began] += 1
                 stored = _after_drop(func, attempt, check, exc)
                 if stored is not None:
                     return stored
@@ -149,7 +168,7 @@ def retry_on_conflict(func=None, *, saved: Callable | None = None):
 
 def _after_drop(func, attempt: _Attempt, check: Callable, exc: BaseException):
     """Reconnect; the saved result if the lost commit did save, else None (run again)."""
-    connection.close()
+    connection.close()  # also one Django's clean-up opened: the next run opens its own
     if attempt.finished:
         stored = read_again_on_drop(lambda: check(attempt.result))
         if stored is not None:

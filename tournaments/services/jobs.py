@@ -228,20 +228,31 @@ JOB_DATABASE_TRIES = 4
 _PAUSES = (0.5, 2.0, 5.0)
 
 
-def _database_fault(exc: BaseException) -> bool:
-    """A dropped connection or a lost race: the step may be done again on a new connection."""
-    return not connection.in_atomic_block and (retryable(exc) or connection_dropped(exc))
+def _database_fault(exc: BaseException, used) -> bool:
+    """A dropped connection (``used`` is the one the step began on) or a lost race: the step
+    may be done again on a new connection."""
+    return not connection.in_atomic_block and (retryable(exc) or connection_dropped(exc, used))
+
+
+class _DatabaseFailed(Exception):
+    """A job's step met a database fault on each of its ``JOB_DATABASE_TRIES`` tries."""
 
 
 def _with_database(step: Callable[[], Any], what: str) -> Any:
     """``step()``, done again after a dropped connection (``_database_fault``), up to
-    ``JOB_DATABASE_TRIES`` times in all; the last fault goes up to the caller."""
+    ``JOB_DATABASE_TRIES`` times in all; then ``_DatabaseFailed`` says so, for the director."""
     for tries in range(1, JOB_DATABASE_TRIES + 1):
+        used = connection.connection
         try:
             return step()
         except Exception as exc:
-            if tries == JOB_DATABASE_TRIES or not _database_fault(exc):
+            if not _database_fault(exc, used):
                 raise
+            if tries == JOB_DATABASE_TRIES:
+                raise _DatabaseFailed(
+                    f"The database connection failed {tries} times while {what} "
+                    f"({_first_line(exc)}). Check the database, then ask again."
+                ) from exc
             logger.warning("%s: the database failed (%s); trying again (%d of %d)",
                            what, exc, tries + 1, JOB_DATABASE_TRIES)  # fmt: skip
             connection.close()
@@ -249,11 +260,15 @@ def _with_database(step: Callable[[], Any], what: str) -> Any:
     raise AssertionError("unreachable")
 
 
+def _first_line(exc: BaseException) -> str:
+    return (str(exc).strip() or exc.__class__.__name__).splitlines()[0]
+
+
 def job_run(*, job_id: int, work: Work) -> Job:
     """Run ``work`` for the job unless it finished or runs elsewhere; record the outcome."""
-    job = _with_database(lambda: _claim(job_id), f"job {job_id}: claiming it")
+    job = _with_database(lambda: _claim(job_id), f"claiming job {job_id}")
     if job is None:
-        return _with_database(lambda: Job.objects.get(pk=job_id), f"job {job_id}")
+        return _with_database(lambda: Job.objects.get(pk=job_id), f"reading job {job_id}")
     # Eager tasks run inside the request that asked for them: no other process can take over.
     heartbeat = None if settings.CELERY_TASK_ALWAYS_EAGER else _Heartbeat(job)
     if heartbeat:
@@ -270,19 +285,13 @@ def _work_outcome(job: Job, work: Work) -> dict[str, Any]:
     """``work``'s result, or the error to record: ``_finish``'s arguments."""
     progress = _progress_recorder(job)
     try:
-        result = _with_database(lambda: work(job, progress), f"job {job.pk} ({job.kind})")
+        result = _with_database(lambda: work(job, progress), f"running job {job.pk} ({job.kind})")
     except SoftTimeLimitExceeded:
         limit = settings.CELERY_TASK_SOFT_TIME_LIMIT
         return {"error": f"Stopped: the job took longer than {limit} seconds."}
     except Exception as exc:  # recorded for the director; the worker itself must keep running
         logger.exception("job %s (%s) failed", job.pk, job.kind)
-        error = str(exc).strip() or exc.__class__.__name__
-        if _database_fault(exc):
-            error = (
-                f"The database connection failed {JOB_DATABASE_TRIES} times while running this "
-                f"job ({error}). Check the database, then ask again."
-            )
-        return {"error": error}
+        return {"error": str(exc).strip() or exc.__class__.__name__}
     return {"result": result or {}}
 
 
@@ -309,7 +318,7 @@ def _finish(job: Job, *, result: dict | None = None, error: str = "") -> Job:
         job.refresh_from_db()
         _send_waiting(job)
 
-    _with_database(record, f"job {job.pk}: recording its outcome")
+    _with_database(record, f"recording the outcome of job {job.pk}")
     return job
 
 
