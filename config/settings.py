@@ -104,7 +104,11 @@ def _database_url() -> str:
 
 
 try:
-    DATABASES = {"default": dj_database_url.parse(_database_url(), conn_max_age=60)}
+    # Connections are kept a minute; one the server ended since is noticed and replaced at a
+    # request's first query (one "SELECT 1"), not answered with a 500.
+    DATABASES = {
+        "default": dj_database_url.parse(_database_url(), conn_max_age=60, conn_health_checks=True)
+    }
 except (ValueError, KeyError) as exc:
     raise ImproperlyConfigured(f"DATABASE_URL is not a usable database URL: {exc}") from None
 _prepared = env_bool("DATABASE_PREPARED_STATEMENTS", True)

@@ -28,6 +28,7 @@ from tournaments.selectors.access import (
     match_get_for_director,
 )
 from tournaments.selectors.playoffs import bracket_for_event, entry_current_match, match_games
+from tournaments.services.conflicts import read_again_on_drop
 from tournaments.services.errors import ServiceError
 from tournaments.services.playoffs import playoff_build_request
 from tournaments.services.playoffs_corrections import (
@@ -151,15 +152,19 @@ class MatchReportView(PrivateAnswers, APIView):
         request=MatchReportSerializer, responses={200: PreviewSerializer, 201: MatchSerializer}
     )
     def post(self, request, token: str):
-        entry = entry_get_by_token(token=token)
-        match = entry_current_match(entry=entry)
+        # The reads around the write survive a dropped connection as the write does
+        # (``services.conflicts``): a saved report is never answered with a 500.
+        entry = read_again_on_drop(lambda: entry_get_by_token(token=token))
+        match = read_again_on_drop(lambda: entry_current_match(entry=entry))
         if match is None:
             raise Http404("You have no playoff match.")
         body = MatchReportSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         won, margin = body.validated_data["result"] == "won", body.validated_data["margin"]
         if body.validated_data["preview"]:
-            line, words = line_preview(event=entry.event, won=won, spread=margin)
+            line, words = read_again_on_drop(
+                lambda: line_preview(event=entry.event, won=won, spread=margin)
+            )
             return Response(PreviewSerializer({"line": line, "words": words}).data)
         match_game_report(
             match=match,
@@ -168,9 +173,8 @@ class MatchReportView(PrivateAnswers, APIView):
             spread=margin,
             user=request.user,
         )
-        return Response(
-            MatchSerializer(entry_current_match(entry=entry)).data, status=status.HTTP_201_CREATED
-        )
+        answer = read_again_on_drop(lambda: MatchSerializer(entry_current_match(entry=entry)).data)
+        return Response(answer, status=status.HTTP_201_CREATED)
 
 
 class MatchClockView(APIView):

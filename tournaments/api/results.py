@@ -47,6 +47,7 @@ from tournaments.selectors.results import (
     staff_line_source,
     table_detail_of,
 )
+from tournaments.services.conflicts import read_again_on_drop
 from tournaments.services.corrections import (
     table_correct,
     table_cross_check,
@@ -83,24 +84,27 @@ class ReportView(PrivateAnswers, APIView):
 
     @extend_schema(responses=PlayerReportSerializer)
     def get(self, request, token: str):
-        entry = entry_get_by_token(token=token)
-        return Response(PlayerReportSerializer(player_state(entry=entry)).data)
+        return Response(read_again_on_drop(lambda: _player_report(entry_get_by_token(token=token))))
 
     @extend_schema(
         request=ReportSerializer,
         responses={200: PreviewSerializer, 201: PlayerReportSerializer},
     )
     def post(self, request, token: str):
-        entry = entry_get_by_token(token=token)
+        # The reads before and after the write survive a dropped connection as the write does
+        # (``services.conflicts``): a saved report is never answered with a 500.
+        entry = read_again_on_drop(lambda: entry_get_by_token(token=token))
         form = ReportSerializer(data=request.data)
         form.is_valid(raise_exception=True)
-        seat = entry_current_seat(entry=entry)
+        seat = read_again_on_drop(lambda: entry_current_seat(entry=entry))
         if seat is None:
             raise serializers.ValidationError("You have no game in play yet.", code="no_game")
         won, margin = form.validated_data["result"] == "won", form.validated_data["margin"]
         if form.validated_data["preview"]:
-            line, words = card_line_preview(
-                seat=seat, won=won, spread=margin, game_number=form.validated_data.get("game")
+            line, words = read_again_on_drop(
+                lambda: card_line_preview(
+                    seat=seat, won=won, spread=margin, game_number=form.validated_data.get("game")
+                )
             )
             return Response(PreviewSerializer({"line": line, "words": words}).data)
         card_line_report(
@@ -110,9 +114,13 @@ class ReportView(PrivateAnswers, APIView):
             user=request.user,
             game_number=form.validated_data.get("game"),
         )
-        return Response(
-            PlayerReportSerializer(player_state(entry=entry)).data, status=status.HTTP_201_CREATED
-        )
+        answer = read_again_on_drop(lambda: _player_report(entry))
+        return Response(answer, status=status.HTTP_201_CREATED)
+
+
+def _player_report(entry) -> dict:
+    """The player's page as data (GET, and the answer to a saved report)."""
+    return PlayerReportSerializer(player_state(entry=entry)).data
 
 
 # A game: the live board, closing it, reminding the players

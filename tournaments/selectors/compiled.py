@@ -154,6 +154,7 @@ def _execute(sql: str, params: tuple) -> list[tuple]:
     import psycopg
 
     connection.validate_no_broken_transaction()  # as Django's cursors refuse, after an error
+    connection.close_if_health_check_failed()  # as Django's cursors do (CONN_HEALTH_CHECKS)
     connection.ensure_connection()
     start = time.perf_counter()
     with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:

@@ -16,6 +16,11 @@ Faults are normal, and the row is the truth:
 - *Duplicates*: the database allows one waiting and one running job per (kind, key); a task
   whose job cannot run yet (another of its kind runs for the same key) leaves it waiting, and
   it is sent again when that one finishes. A message delivered twice runs the job once.
+- *Database connection dropped* (the server ended it, or could not take a new one; see
+  ``services.conflicts``) while claiming, working or recording: the worker reconnects and does
+  that step again, the work from its start (work is idempotent), after a short pause, up to
+  ``JOB_DATABASE_TRIES`` times in all; a lost race (deadlock) is run again the same way. Only
+  then, or on any other error, does the job fail, with the reason.
 """
 
 from __future__ import annotations
@@ -24,18 +29,25 @@ import logging
 import os
 import socket
 import threading
+import time
 from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
-from django.db import IntegrityError, connections, transaction
+from django.db import DatabaseError, IntegrityError, connection, connections, transaction
 from django.db.models import Q
 from django.utils import timezone
 
 from tournaments.models import Job
 from tournaments.selectors import jobs as queue
+from tournaments.services.conflicts import (
+    connection_dropped,
+    read_again_on_drop,
+    retry_on_conflict,
+    retryable,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -105,7 +117,14 @@ def job_dispatch(*, job: Job) -> bool:
         logger.warning("job %s (%s) not sent, it waits for the sweeper: %s", job.pk, job.kind, exc)
         return False
     queue.broker_worked()
-    Job.objects.filter(pk=job.pk, status=Job.Status.PENDING).update(dispatched_at=timezone.now())
+    try:
+        read_again_on_drop(
+            lambda: Job.objects.filter(pk=job.pk, status=Job.Status.PENDING).update(
+                dispatched_at=timezone.now()
+            )
+        )
+    except DatabaseError:  # sent all the same; the sweeper may send it again, run once
+        logger.warning("job %s sent, but not marked as sent", job.pk, exc_info=True)
     return True
 
 
@@ -135,27 +154,32 @@ def _worker_name() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
 
 
+def _claimed(job: Job | None) -> Job | None:
+    """After a commit in doubt: the job if this claim was saved (None: claim it again)."""
+    if job is not None and _owned(job).filter(started_at=job.started_at).exists():
+        return job
+    return None
+
+
+@retry_on_conflict(saved=_claimed)  # opens the transaction itself
 def _claim(job_id: int) -> Job | None:
     """Take the job to run it; None when it finished, runs elsewhere, or must wait its turn."""
     now = timezone.now()
-    with transaction.atomic():
-        job = Job.objects.select_for_update().filter(pk=job_id).first()
-        if job is None or job.finished:
-            return None
-        if job.status == Job.Status.RUNNING and not _is_stale(job, now):
-            return None  # a second delivery of a job that is running
-        job.status = Job.Status.RUNNING
-        job.started_at = job.heartbeat_at = now
-        job.attempts += 1
-        job.worker = _worker_name()
-        try:
-            with transaction.atomic():
-                job.save(
-                    update_fields=["status", "started_at", "heartbeat_at", "attempts", "worker"]
-                )
-        except IntegrityError:
-            return None  # another job of this kind runs for this key; sent again when it ends
-        return job
+    job = Job.objects.select_for_update().filter(pk=job_id).first()
+    if job is None or job.finished:
+        return None
+    if job.status == Job.Status.RUNNING and not _is_stale(job, now):
+        return None  # a second delivery of a job that is running
+    job.status = Job.Status.RUNNING
+    job.started_at = job.heartbeat_at = now
+    job.attempts += 1
+    job.worker = _worker_name()
+    try:
+        with transaction.atomic():
+            job.save(update_fields=["status", "started_at", "heartbeat_at", "attempts", "worker"])
+    except IntegrityError:
+        return None  # another job of this kind runs for this key; sent again when it ends
+    return job
 
 
 class _Heartbeat(threading.Thread):
@@ -173,6 +197,7 @@ class _Heartbeat(threading.Thread):
                     _owned(self.job).update(heartbeat_at=timezone.now())
                 except Exception:  # a missed beat is retried; the work itself goes on
                     logger.warning("job %s: heartbeat not written", self.job.pk, exc_info=True)
+                    connection.close()  # the next beat opens a new one if this one dropped
         finally:
             connections.close_all()
 
@@ -197,27 +222,77 @@ def _progress_recorder(job: Job) -> Progress:
     return record
 
 
+# How many times a job's step is tried when its database connection drops, and the pauses
+# between (a database that restarts takes a few seconds to take connections again).
+JOB_DATABASE_TRIES = 4
+_PAUSES = (0.5, 2.0, 5.0)
+
+
+def _database_fault(exc: BaseException, used) -> bool:
+    """A dropped connection (``used`` is the one the step began on) or a lost race: the step
+    may be done again on a new connection."""
+    return not connection.in_atomic_block and (retryable(exc) or connection_dropped(exc, used))
+
+
+class _DatabaseFailed(Exception):
+    """A job's step met a database fault on each of its ``JOB_DATABASE_TRIES`` tries."""
+
+
+def _with_database(step: Callable[[], Any], what: str) -> Any:
+    """``step()``, done again after a dropped connection (``_database_fault``), up to
+    ``JOB_DATABASE_TRIES`` times in all; then ``_DatabaseFailed`` says so, for the director."""
+    for tries in range(1, JOB_DATABASE_TRIES + 1):
+        used = connection.connection
+        try:
+            return step()
+        except Exception as exc:
+            if not _database_fault(exc, used):
+                raise
+            if tries == JOB_DATABASE_TRIES:
+                raise _DatabaseFailed(
+                    f"The database connection failed {tries} times while {what} "
+                    f"({_first_line(exc)}). Check the database, then ask again."
+                ) from exc
+            logger.warning("%s: the database failed (%s); trying again (%d of %d)",
+                           what, exc, tries + 1, JOB_DATABASE_TRIES)  # fmt: skip
+            connection.close()
+            time.sleep(_PAUSES[min(tries, len(_PAUSES)) - 1])
+    raise AssertionError("unreachable")
+
+
+def _first_line(exc: BaseException) -> str:
+    return (str(exc).strip() or exc.__class__.__name__).splitlines()[0]
+
+
 def job_run(*, job_id: int, work: Work) -> Job:
     """Run ``work`` for the job unless it finished or runs elsewhere; record the outcome."""
-    job = _claim(job_id)
+    job = _with_database(lambda: _claim(job_id), f"claiming job {job_id}")
     if job is None:
-        return Job.objects.get(pk=job_id)
+        return _with_database(lambda: Job.objects.get(pk=job_id), f"reading job {job_id}")
     # Eager tasks run inside the request that asked for them: no other process can take over.
     heartbeat = None if settings.CELERY_TASK_ALWAYS_EAGER else _Heartbeat(job)
     if heartbeat:
         heartbeat.start()
     try:
-        result = work(job, _progress_recorder(job))
-    except SoftTimeLimitExceeded:
-        limit = settings.CELERY_TASK_SOFT_TIME_LIMIT
-        return _finish(job, error=f"Stopped: the job took longer than {limit} seconds.")
-    except Exception as exc:  # recorded for the director; the worker itself must keep running
-        logger.exception("job %s (%s) failed", job.pk, job.kind)
-        return _finish(job, error=str(exc) or exc.__class__.__name__)
+        outcome = _work_outcome(job, work)
     finally:
         if heartbeat:
             heartbeat.stop()
-    return _finish(job, result=result or {})
+    return _finish(job, **outcome)
+
+
+def _work_outcome(job: Job, work: Work) -> dict[str, Any]:
+    """``work``'s result, or the error to record: ``_finish``'s arguments."""
+    progress = _progress_recorder(job)
+    try:
+        result = _with_database(lambda: work(job, progress), f"running job {job.pk} ({job.kind})")
+    except SoftTimeLimitExceeded:
+        limit = settings.CELERY_TASK_SOFT_TIME_LIMIT
+        return {"error": f"Stopped: the job took longer than {limit} seconds."}
+    except Exception as exc:  # recorded for the director; the worker itself must keep running
+        logger.exception("job %s (%s) failed", job.pk, job.kind)
+        return {"error": str(exc).strip() or exc.__class__.__name__}
+    return {"result": result or {}}
 
 
 def _finish(job: Job, *, result: dict | None = None, error: str = "") -> Job:
@@ -229,10 +304,21 @@ def _finish(job: Job, *, result: dict | None = None, error: str = "") -> Job:
     }
     if not error:
         values["progress"] = 100
-    if not _owned(job).update(**values):
-        logger.warning("job %s was handed to another worker; this run's outcome is dropped", job.pk)
-    job.refresh_from_db()
-    _send_waiting(job)
+
+    def record() -> None:
+        # Done again after a dropped connection: the first try may have been saved.
+        saved = (
+            _owned(job).update(**values)
+            or Job.objects.filter(pk=job.pk, finished_at=values["finished_at"]).exists()
+        )
+        if not saved:
+            logger.warning(
+                "job %s was handed to another worker; this run's outcome is dropped", job.pk
+            )
+        job.refresh_from_db()
+        _send_waiting(job)
+
+    _with_database(record, f"recording the outcome of job {job.pk}")
     return job
 
 

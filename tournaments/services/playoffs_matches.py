@@ -161,8 +161,7 @@ def match_rederive(match: Match, *, when: datetime | None = None) -> bool:
     return state.decided
 
 
-@retry_on_conflict
-@transaction.atomic
+@retry_on_conflict  # opens the transaction itself
 def match_game_report(
     *, match: Match, entry: Entry, won: bool, spread: int, user=None, source: str = Source.PLAYER
 ) -> MatchLine:

@@ -152,8 +152,7 @@ def line_preview(*, event, won: bool, spread: int) -> tuple[EngineLine, str]:
     return card_line_for(won, spread, settings), words
 
 
-@retry_on_conflict
-@transaction.atomic
+@retry_on_conflict  # opens the transaction itself
 def card_line_report(
     *,
     seat: Seat,

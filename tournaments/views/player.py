@@ -18,6 +18,7 @@ from tournaments.selectors.live import entry_version_by_token
 from tournaments.selectors.player_state import player_state
 from tournaments.selectors.players import entries_of_user, player_of_user
 from tournaments.selectors.results import entry_current_seat
+from tournaments.services.conflicts import read_again_on_drop
 from tournaments.services.errors import ServiceError
 from tournaments.services.results import card_line_preview, card_line_report
 from tournaments.views.account_links import link_ask
@@ -42,6 +43,14 @@ class ReportForm(forms.Form):
 
 
 def player_page(request, token: str):
+    if request.method in ("GET", "HEAD"):
+        # Opening or polling the page changes nothing that matters when done twice: after a
+        # dropped database connection it is opened again on a new one (``services.conflicts``).
+        return read_again_on_drop(lambda: _player_page(request, token))
+    return _player_page(request, token)
+
+
+def _player_page(request, token: str):
     if request.method == "GET" and request.GET.get("part") == "live":
         # A poll: answered 304 from the version alone, the entry loaded only to render.
         version = entry_version_by_token(token=token)
@@ -55,7 +64,7 @@ def player_page(request, token: str):
                     player_page_context(request, entry_get_by_token(token=token)),
                 ),
             )
-    entry = entry_get_by_token(token=token)
+    entry = read_again_on_drop(lambda: entry_get_by_token(token=token))
     if request.method == "POST" and "link" in request.POST:
         # Asked, never on opening; and it only sends the player a code (services.account_links).
         return link_ask(request, entry)
@@ -66,6 +75,10 @@ def player_page(request, token: str):
         extra, status = _report(request, entry, ReportForm(request.POST))
         if status == 302:
             return redirect("player-page", token=token)
+    return read_again_on_drop(lambda: _page(request, entry, extra, status))
+
+
+def _page(request, entry, extra: dict, status: int):
     context = player_page_context(request, entry, **extra)
     response = render(request, "tournaments/player/report.html", context, status=status)
     response["Cache-Control"] = "private, no-cache"
@@ -77,8 +90,9 @@ def player_page(request, token: str):
 
 
 def _report(request, entry, form) -> tuple[dict, int]:
-    """The report form: preview (200 with the engine's words), save (302), or the error (400)."""
-    seat = entry_current_seat(entry=entry)
+    """The report form: preview (200 with the engine's words), save (302), or the error (400).
+    The reads around the write survive a dropped connection as the write does."""
+    seat = read_again_on_drop(lambda: entry_current_seat(entry=entry))
     if seat is None or not form.is_valid():
         return {"form": form}, 400
     won, margin = form.cleaned_data["result"] == "won", form.cleaned_data["margin"]
@@ -92,8 +106,10 @@ def _report(request, entry, form) -> tuple[dict, int]:
                 game_number=form.cleaned_data["game"],
             )
             return {}, 302
-        line, words = card_line_preview(
-            seat=seat, won=won, spread=margin, game_number=form.cleaned_data["game"]
+        line, words = read_again_on_drop(
+            lambda: card_line_preview(
+                seat=seat, won=won, spread=margin, game_number=form.cleaned_data["game"]
+            )
         )
     except ServiceError as exc:
         form.add_error("margin" if exc.field in ("margin", "plus", "minus") else None, exc.message)

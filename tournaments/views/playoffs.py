@@ -21,6 +21,7 @@ from tournaments.selectors.access import (
 )
 from tournaments.selectors.live import public_version
 from tournaments.selectors.playoffs import bracket_for_event, entry_current_match, match_games
+from tournaments.services.conflicts import read_again_on_drop
 from tournaments.services.errors import ServiceError
 from tournaments.services.playoffs import playoff_build_request
 from tournaments.services.playoffs_corrections import (
@@ -199,9 +200,10 @@ def match_game_void_view(request, event_id: int, match_id: int, number: int):
 @require_POST
 def player_match_report(request, token: str):
     """The form of ``_player_match.html``: first the engine's words for the line (nothing is
-    saved), then "Save this game" saves it, as for a qualifying game."""
-    entry = entry_get_by_token(token=token)
-    match = entry_current_match(entry=entry)
+    saved), then "Save this game" saves it, as for a qualifying game. The reads around the
+    write survive a dropped connection as the write does (``services.conflicts``)."""
+    entry = read_again_on_drop(lambda: entry_get_by_token(token=token))
+    match = read_again_on_drop(lambda: entry_current_match(entry=entry))
     if match is None:
         raise Http404("You have no playoff match.")
     form = ReportForm(request.POST)
@@ -212,26 +214,18 @@ def player_match_report(request, token: str):
     won, margin = form.cleaned_data["result"] == "won", form.cleaned_data["margin"]
     try:
         if "confirm" not in request.POST:
-            line, words = line_preview(event=entry.event, won=won, spread=margin)
-            context = player_page_context(
-                request,
-                entry,
-                match_preview=words,
-                match_preview_line=line,
-                match_form=form,
-            )
-            return render(request, "tournaments/player/report.html", context)
+            return read_again_on_drop(lambda: _match_preview(request, entry, form, won, margin))
         match_game_report(match=match, entry=entry, won=won, spread=margin, user=request.user)
     except ServiceError as exc:
         messages.error(request, exc.message)
     else:
         messages.success(request, f"Saved: you {'won' if won else 'lost'} by {margin}.")
     return redirect("player-page", token=token)
-    won, margin = form.cleaned_data["result"] == "won", form.cleaned_data["margin"]
-    try:
-        match_game_report(match=match, entry=entry, won=won, spread=margin, user=request.user)
-    except ServiceError as exc:
-        messages.error(request, exc.message)
-    else:
-        messages.success(request, f"Saved: you {'won' if won else 'lost'} by {margin}.")
-    return redirect("player-page", token=token)
+
+
+def _match_preview(request, entry, form, won: bool, margin: int):
+    line, words = line_preview(event=entry.event, won=won, spread=margin)
+    context = player_page_context(
+        request, entry, match_preview=words, match_preview_line=line, match_form=form
+    )
+    return render(request, "tournaments/player/report.html", context)

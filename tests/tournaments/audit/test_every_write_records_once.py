@@ -94,6 +94,8 @@ NOT_STAFF_ACTIONS = {
     "card_line_preview": "nothing is saved",
     "retry_on_conflict": "runs another service again: that service records",
     "retryable": "a check",
+    "connection_dropped": "a check",
+    "read_again_on_drop": "runs a read again",
     "card_line_report": "a player's own report: its lines are its record",
     "line_replace": "part of a result or correction",
     "mark_verified": "part of a result or correction",
