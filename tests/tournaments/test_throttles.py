@@ -200,3 +200,51 @@ def test_private_link_paths():
     assert private_link("/events/4/check-in/everyone/") is None
     assert private_link("/events/4/standings/") is None
     assert private_link("/api/v1/events/4/standings/") is None
+
+
+# Refusals answered before routing
+
+
+@limits(anon="1/min")
+def test_a_refused_address_is_answered_before_routing_until_its_wait_ends(event):
+    from django.core.cache import caches
+
+    client = _from(VENUE)
+    path = f"/api/v1/events/{event.pk}/standings/"
+    assert client.get(path).status_code == 200
+    wait = _is_throttled(client.get(path))  # DRF's refusal: it notes the address
+    caches["throttle"].delete(f"throttle_anon_read_{VENUE}")  # DRF's count, forgotten
+    early = client.get("/api/v1/clubs/")  # still refused: by RefusedReads, not DRF
+    assert _is_throttled(early) <= wait
+    assert early.json()["errors"][0]["code"] == "throttled"
+    # Not refused there: the health check, private links, pages, signed-in users, others.
+    assert client.get("/api/v1/health/").status_code == 200
+    assert client.get(f"/events/{event.pk}/standings/").status_code == 200
+    signed_in = _from(VENUE)
+    signed_in.force_login(UserFactory())
+    assert signed_in.get(path).status_code == 200
+    assert _from(OTHER).get(path).status_code == 200
+
+
+def test_every_api_view_without_the_limit_is_listed_as_unlimited():
+    """RefusedReads decides without routing, so it must know the views DRF does not limit."""
+    from django.urls import URLPattern, URLResolver, get_resolver
+
+    from tournaments.throttles import UNLIMITED_API, AnonymousReadThrottle
+
+    def walk(resolver, prefix="/"):
+        for pattern in resolver.url_patterns:
+            path = prefix + str(pattern.pattern)
+            if isinstance(pattern, URLResolver):
+                yield from walk(pattern, path)
+            elif isinstance(pattern, URLPattern):
+                yield path, getattr(pattern.callback, "cls", None)
+
+    unlimited = {
+        path
+        for path, view in walk(get_resolver())
+        if path.startswith("/api/")
+        and hasattr(view, "get")  # a view that cannot be read is refused either way
+        and AnonymousReadThrottle not in getattr(view, "throttle_classes", [])
+    }
+    assert unlimited == set(UNLIMITED_API)
