@@ -11,9 +11,7 @@ Terms:
   private-link views (``/api/v1/report/<link>/``). ``AnonymousReadThrottle`` (DRF) allows
   ``DEFAULT_THROTTLE_RATES["anon_read"]`` of them per client address; past it the answer is a
   429 with ``Retry-After``. Signed-in users are not limited (accounts are given by people who
-  run the site; there is no sign-up). While an address is refused, ``RefusedReads`` answers
-  its anonymous API reads near the top of the middleware, before routing: a client that
-  ignores ``Retry-After`` then costs a quarter of what DRF's own refusal would.
+  run the site; there is no sign-up).
 - **private-link path**: ``/r/<link>/...``, ``/api/v1/report/<link>/...`` and an event's
   check-in code ``/events/<id>/check-in/<code>/``: the secret in the path is the credential.
 - **miss**: a private-link path answered 404, i.e. a link that is not (or no longer) valid. Only
@@ -41,10 +39,8 @@ import re
 import threading
 import time
 
-from django.conf import settings
 from django.core.cache import caches
 from django.http import JsonResponse
-from rest_framework.exceptions import Throttled
 from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle, SimpleRateThrottle
 
@@ -54,9 +50,6 @@ logger = logging.getLogger(__name__)
 
 CACHE = "throttle"
 READ_METHODS = ("GET", "HEAD")
-# API views that are not limited (``throttle_classes = []``): the health check, which
-# monitors ask often from one address.
-UNLIMITED_API = ("/api/v1/health/",)
 PRIVATE_LINK = re.compile(
     r"^/(?:r|api/v1/report)/(?P<link>[^/]+)/"
     r"|^/events/[0-9]+/check-in/(?!everyone/$)(?P<code>[^/]+)/$"
@@ -147,53 +140,6 @@ class AnonymousReadThrottle(_RateFromSettings):
     def _allow(self, request, view) -> bool:
         return super().allow_request(request, view)
 
-    def throttle_failure(self) -> bool:
-        """Refused. Until the window lets one more read through, ``RefusedReads`` answers the
-        address before Django routes the request: a refused flood costs little."""
-        wait = self.wait()
-        if wait:
-            self.cache.set(_refusal_key(self.key), self.now + wait, math.ceil(wait))
-        return False
-
-
-def _refusal_key(throttle_key: str) -> str:
-    return f"{throttle_key}:refused"
-
-
-def _anonymous_api_read(request) -> bool:
-    """Whether ``AnonymousReadThrottle`` would count the request, judged from the request
-    alone (no routing): a sign-in by session or token goes on to DRF, which knows."""
-    path = request.path_info
-    return (
-        request.method in READ_METHODS
-        and path.startswith("/api/")
-        and path not in UNLIMITED_API
-        and "HTTP_AUTHORIZATION" not in request.META
-        and settings.SESSION_COOKIE_NAME not in request.COOKIES
-        and private_link(path) is None
-    )
-
-
-class RefusedReads:
-    """Middleware, near the top: an address that ``AnonymousReadThrottle`` refused gets its 429
-    here until the refusal ends, before URL routing, DRF and the page headers (a fifth of what
-    DRF's refusal costs). DRF still does all the counting."""
-
-    def __init__(self, get_response) -> None:
-        self.get_response = get_response
-
-    def __call__(self, request):
-        if _anonymous_api_read(request):
-            ident = AnonymousReadThrottle.cache_format % {
-                "scope": AnonymousReadThrottle.scope,
-                "ident": client_address(request),
-            }
-            until = fail_open(lambda: caches[CACHE].get(_refusal_key(ident)), None)
-            wait = math.ceil(until - time.time()) if until else 0
-            if wait > 0:
-                return throttled_json(wait, str(Throttled(wait).detail))
-        return self.get_response(request)
-
 
 class LinkMisses(_RateFromSettings):
     """The misses of one client address on private-link paths, and its block."""
@@ -260,17 +206,10 @@ def too_many_requests(request, wait: int):
             f"Too many unknown private links were tried from your address. Try again in "
             f"{wait} seconds."
         )
-        return throttled_json(wait, message)
-    return _plain_429(too_many_requests_page(request, wait=wait), wait)
-
-
-def throttled_json(wait: int, message: str) -> JsonResponse:
-    """A 429 in the API's error shape (``tournaments.api.errors``), as DRF's own would be."""
-    body = {"errors": [{"field": None, "code": "throttled", "message": message}]}
-    return _plain_429(JsonResponse(body, status=429), wait)
-
-
-def _plain_429(response, wait: int):
+        body = {"errors": [{"field": None, "code": "throttled", "message": message}]}
+        response = JsonResponse(body, status=429)
+    else:
+        response = too_many_requests_page(request, wait=wait)
     response["Retry-After"] = str(wait)
     response["Cache-Control"] = "no-store"
     return response
