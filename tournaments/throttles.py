@@ -171,7 +171,7 @@ class LinkMisses(_RateFromSettings):
         misses = self.cache.incr(f"{self.prefix}:misses")
         if misses == self.num_requests:
             self.cache.set(f"{self.prefix}:blocked", self.timer() + self.duration, self.duration)
-            logger.warning(
+            logger.info(
                 "private links: %s blocked for %d s after %d unknown links",
                 self.address,
                 self.duration,
