@@ -26,8 +26,8 @@ it must be 0).
 
 ``--unthrottled`` runs the same with limits too high to matter, to see what the limits buy.
 Environment: as bench/load.py (``BENCH_PLAYERS``, ``BENCH_BURST_SECONDS``,
-``BENCH_GUNICORN_ARGS``), ``THROTTLE_ANON_RATE`` and ``THROTTLE_LINK_MISSES_RATE`` (the
-limits under test; default the production ones).
+``BENCH_GUNICORN_ARGS``), ``BENCH_SPECTATORS`` (200), ``THROTTLE_ANON_RATE`` and
+``THROTTLE_LINK_MISSES_RATE`` (the limits under test; default the production ones).
 """
 
 from __future__ import annotations
@@ -52,6 +52,9 @@ from throttle_costs import measure, print_costs  # noqa: E402
 
 from tournaments.models import CardLine  # noqa: E402
 
+# The room's spectators (bench/load.py's 200 by default): fewer lets a busy machine serve the
+# room at all, so that what the flood adds can be seen.
+load.SPECTATORS = int(os.environ.get("BENCH_SPECTATORS", load.SPECTATORS))
 STALE_PHONES = 5
 FLOOD_CONNECTIONS = 40
 FLOOD_FROM, GUESS_FROM = "127.0.0.2", "127.0.0.3"
@@ -161,7 +164,8 @@ def main() -> None:
         stack.start()
         print(f"stack: gunicorn, a Celery worker, Redis (also the limits' counts), PostgreSQL; "
               f"{os.cpu_count()} cores shared with the load generator; limits: anonymous API "
-              f"reads {rates['anon']}, unknown links {rates['link_misses']}")  # fmt: skip
+              f"reads {rates['anon']}, unknown links {rates['link_misses']}; room: "
+              f"{load.PLAYERS} players, {load.SPECTATORS} spectators")  # fmt: skip
         quiet, _ = asyncio.run(phase(stack, event.pk, games[0], flood=False))
         room_429 = report_phase("quiet", quiet, {}, stack)
         print_costs(measure(stack, event.pk, games[0][0][0]))
