@@ -336,8 +336,8 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "tournaments.api.pagination.BoundedLimitOffsetPagination",
     "EXCEPTION_HANDLER": "tournaments.api.errors.exception_handler",
     # Anonymous GETs and HEADs of the API, per client address (tournaments.throttles); signed-in
-    # users are not limited. "link_misses": unknown private links before an address is blocked
-    # from private-link paths for the rest of the period. Measured with bench/throttle.py.
+    # users are not limited. "link_misses": different unknown private links in a period before
+    # an address is blocked from private-link paths for a period. See bench/throttle.py.
     "DEFAULT_THROTTLE_CLASSES": ["tournaments.throttles.AnonymousReadThrottle"],
     "DEFAULT_THROTTLE_RATES": {
         "anon_read": _rate("THROTTLE_ANON_RATE", "120/min"),

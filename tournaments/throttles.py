@@ -19,10 +19,11 @@ Terms:
   4 s, and that is one miss, not fifteen a minute.
 - **block**: an address that made ``DEFAULT_THROTTLE_RATES["link_misses"]`` misses (30 a
   minute by default) gets 429 with ``Retry-After`` on every private-link path, valid or not,
-  for the rest of that window (a minute). A blocked address cannot learn which links are valid:
-  letting valid links through would answer "valid" or "429" instead of "valid" or "404", the
-  same oracle. Polls whose page did not change are still answered 304 before Django
-  (``live_poll``): that needs the link *and* its current version, so it tells a guesser nothing.
+  for one period (a minute) from the miss that reached the limit. A blocked address cannot
+  learn which links are valid: letting valid links through would answer "valid" or "429"
+  instead of "valid" or "404", the same oracle. Polls whose page did not change are still
+  answered 304 before Django (``live_poll``): that needs the link *and* its current version, so
+  it tells a guesser nothing.
 
 Both counts live in the ``throttle`` cache (Redis in production, so every gunicorn worker
 shares them). If that cache is unreachable the limits are off (fail open, with one warning per
