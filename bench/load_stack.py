@@ -107,7 +107,11 @@ class Answer:
     ms: float
 
 
-async def fetch(port: int, method: str, path: str, body: dict | None = None, etag=None):
+async def fetch(
+    port: int, method: str, path: str, body: dict | None = None, etag=None, source=None
+):
+    """One request; ``source``: the client's own loopback address (127.0.0.2, ...), so the
+    server sees a client other than the venue's 127.0.0.1."""
     data = json.dumps(body).encode() if body is not None else b""
     lines = [
         f"{method} {path} HTTP/1.1",
@@ -121,7 +125,8 @@ async def fetch(port: int, method: str, path: str, body: dict | None = None, eta
     if body is not None:
         lines += ["Content-Type: application/json", f"Content-Length: {len(data)}"]
     start = time.perf_counter()
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    local = (source, 0) if source else None
+    reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=local)
     try:
         writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + data)
         await writer.drain()

@@ -35,6 +35,13 @@ ENVIRONMENT_VARIABLES: dict[str, str] = {
     "EMAIL_HOST_PASSWORD": "SMTP password (default: none).",
     "EMAIL_USE_TLS": "true/false (default false). STARTTLS to the SMTP server.",
     "API_TOKEN_HOURS": "Hours an API token is good for after it was issued (default 720).",
+    "NUM_PROXIES": "Trusted proxies in front of gunicorn that add X-Forwarded-For (default 0: "
+    "the client is REMOTE_ADDR).",
+    "THROTTLE_CACHE_URL": "Where the limits count: redis:// URL, or locmem:// (default: the "
+    "broker's Redis, database 1, or 2 if the broker uses 1; locmem:// without one).",
+    "THROTTLE_ANON_RATE": "Anonymous API reads per client address (default 120/min).",
+    "THROTTLE_LINK_MISSES_RATE": "Unknown private links per client address before a block "
+    "(default 30/min).",
 }
 
 _TRUE = {"1", "true", "yes", "on"}

@@ -11,8 +11,10 @@ PEGBOARD_TEST_DATABASE_URL is set (the whole suite then runs against it once), o
 from __future__ import annotations
 
 import os
+import re
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import dj_database_url
 from csp.constants import NONE, SELF
@@ -66,6 +68,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
+    # After the headers above, so its 429 page has them; before the views it guards.
+    "tournaments.throttles.PrivateLinkGuard",
     # Last, so it sees the outcome of every login (page, admin and API token).
     "axes.middleware.AxesMiddleware",
 ]
@@ -251,6 +255,53 @@ CELERY_BEAT_SCHEDULE = {
 # long in each process's memory; a change still shows within the poll (static/js/live.js,
 # 3.5-4 s) plus this. Tests read versions right after each write, so they keep nothing.
 LIVE_SHARE_SECONDS = 0 if os.environ.get("PYTEST_VERSION") else 0.5
+
+
+# Limits (tournaments.throttles; the README's "Limits"): anonymous API reads and unknown private
+# links are counted per client address in the "throttle" cache. Every gunicorn worker must see
+# the same counts, so production keeps them in Redis: THROTTLE_CACHE_URL, or by default the
+# broker's Redis server in another database. Without a broker (development, "make run") and
+# under pytest, each process counts in its own memory. Redis answers in well under a
+# millisecond; the short timeouts bound what a Redis that stopped answering costs a request
+# (the limits then fail open for a few seconds: tournaments.throttles.fail_open).
+_LOCAL_THROTTLE = {
+    "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+    "LOCATION": "throttle",
+}
+
+
+def _throttle_cache() -> dict:
+    url = env_str("THROTTLE_CACHE_URL")
+    broker = env_str("CELERY_BROKER_URL")
+    if not url and broker.startswith(("redis://", "rediss://")):
+        parts = urlsplit(broker)
+        database = 2 if parts.path.strip("/") == "1" else 1
+        url = urlunsplit(parts._replace(path=f"/{database}"))
+    if os.environ.get("PYTEST_VERSION") or not url or url == "locmem://":
+        return _LOCAL_THROTTLE
+    if not url.startswith(("redis://", "rediss://", "unix://")):
+        raise ImproperlyConfigured(
+            f"THROTTLE_CACHE_URL={url!r} is not a Redis URL: write redis://host:6379/1, "
+            "or locmem:// to count in each process's memory."
+        )
+    return {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": url,
+        "KEY_PREFIX": "pegboard",
+        "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+    }
+
+
+def _rate(name: str, default: str) -> str:
+    """A rate as DRF writes it: requests/period, the period s, min, hour or day."""
+    rate = env_str(name, default)
+    if not re.fullmatch(r"[1-9][0-9]*/(s|sec|second|m|min|minute|h|hour|d|day)", rate):
+        raise ImproperlyConfigured(
+            f"{name}={rate!r} is not a rate: write requests/period, e.g. {default}."
+        )
+    return rate
+
+
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     "live": {
@@ -258,6 +309,7 @@ CACHES = {
         "LOCATION": "live",
         "OPTIONS": {"MAX_ENTRIES": 5000},
     },
+    "throttle": _throttle_cache(),
 }
 
 # E-mail ("your next table", tournaments.services.table_emails). Every message holds the
@@ -317,6 +369,17 @@ REST_FRAMEWORK = {
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "tournaments.api.pagination.BoundedLimitOffsetPagination",
     "EXCEPTION_HANDLER": "tournaments.api.errors.exception_handler",
+    # Anonymous GETs and HEADs of the API, per client address (tournaments.throttles); signed-in
+    # users are not limited. "link_misses": different unknown private links in a period before
+    # an address is blocked from private-link paths for a period. See bench/throttle.py.
+    "DEFAULT_THROTTLE_CLASSES": ["tournaments.throttles.AnonymousReadThrottle"],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon_read": _rate("THROTTLE_ANON_RATE", "120/min"),
+        "link_misses": _rate("THROTTLE_LINK_MISSES_RATE", "30/min"),
+    },
+    # The client address: REMOTE_ADDR, or behind NUM_PROXIES proxies that each add
+    # X-Forwarded-For, the hop the nearest one added (never a header the client wrote itself).
+    "NUM_PROXIES": env_int("NUM_PROXIES", 0),
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Pegboard API",

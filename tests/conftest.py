@@ -136,3 +136,13 @@ def event_in_play(django_capture_on_commit_callbacks):
         return event
 
     return make
+
+
+@pytest.fixture(autouse=True)
+def _throttle_counts_cleared():
+    """Every test starts with nothing counted against its client address (the test client's
+    127.0.0.1): the limits (tournaments.throttles) count in the local-memory "throttle" cache,
+    which outlives a test."""
+    from django.core.cache import caches
+
+    caches["throttle"].clear()

@@ -35,6 +35,7 @@ from tournaments.services.account_links import (
     account_link_end,
     account_link_request,
 )
+from tournaments.throttles import link_in_body
 
 
 class AccountLinkSerializer(serializers.ModelSerializer):
@@ -90,7 +91,9 @@ class AccountLinkListView(GenericAPIView):
     def post(self, request):
         body = AskSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        entry = entry_get_by_token(token=body.validated_data["token"])
+        entry = link_in_body(
+            request, body.validated_data["token"], lambda token: entry_get_by_token(token=token)
+        )
         link = account_link_request(entry=entry, user=request.user)
         return Response(AccountLinkSerializer(link).data, status=status.HTTP_201_CREATED)
 

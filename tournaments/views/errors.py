@@ -1,8 +1,10 @@
-"""Error pages that need a view: the refusal of a form whose CSRF check failed.
+"""Error pages that need a view: the refusal of a form whose CSRF check failed, and the 429 of
+an address that tried too many private links.
 
 Django's own CSRF page styles itself inline, which the Content-Security-Policy blocks; this one
 is the site's layout (templates/403_csrf.html) and tells a player what to do. The 404, 403 and
-500 pages are templates only (templates/404.html, 403.html, 500.html).
+500 pages are templates only (templates/404.html, 403.html, 500.html). Django has no 429 page:
+``too_many_requests_page`` is what ``tournaments.throttles`` answers (templates/429.html).
 """
 
 from __future__ import annotations
@@ -27,3 +29,8 @@ def csrf_failure(request, reason: str = ""):
     )
     context = {"back": back, "reason": reason if settings.DEBUG else ""}
     return render(request, "403_csrf.html", context, status=403)
+
+
+def too_many_requests_page(request, *, wait: int):
+    """429: this address tried too many private links that do not exist; wait ``wait`` s."""
+    return render(request, "429.html", {"wait": wait}, status=429)

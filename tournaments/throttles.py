@@ -1,0 +1,232 @@
+"""Limits on what one client may ask: anonymous API reads, and guessing private links.
+
+Terms:
+
+- **client address**: the address a request came from (``client_address``): ``REMOTE_ADDR``,
+  or behind ``NUM_PROXIES`` trusted proxies the X-Forwarded-For hop the nearest one added
+  (DRF's rule); an IPv6 client is its /64, which one machine is usually given whole. A venue's
+  phones share ONE address (the venue's NAT), so nothing a player does with a valid link is
+  ever counted against it.
+- **anonymous read**: a GET or HEAD of an API view by someone not signed in, except the
+  private-link views (``/api/v1/report/<link>/``). ``AnonymousReadThrottle`` (DRF) allows
+  ``DEFAULT_THROTTLE_RATES["anon_read"]`` of them per client address; past it the answer is a
+  429 with ``Retry-After``. Signed-in users are not limited (accounts are given by people who
+  run the site; there is no sign-up).
+- **private-link path**: ``/r/<link>/...``, ``/api/v1/report/<link>/...`` and an event's
+  check-in code ``/events/<id>/check-in/<code>/``: the secret in the path is the credential.
+- **miss**: a private-link path answered 404, i.e. a link that is not (or no longer) valid. Only
+  *distinct* links count: a phone left open on a replaced link polls the same dead link every
+  4 s, and that is one miss, not fifteen a minute.
+- **block**: an address that made ``DEFAULT_THROTTLE_RATES["link_misses"]`` misses (30 a
+  minute by default) gets 429 with ``Retry-After`` on every private-link path, valid or not,
+  for one period (a minute) from the miss that reached the limit. A blocked address cannot
+  learn which links are valid: letting valid links through would answer "valid" or "429"
+  instead of "valid" or "404", the same oracle. Polls whose page did not change are still
+  answered 304 before Django (``live_poll``): that needs the link *and* its current version, so
+  it tells a guesser nothing.
+
+Both counts live in the ``throttle`` cache (Redis in production, so every gunicorn worker
+shares them). If that cache is unreachable the limits are off (fail open, with one warning per
+pause): a report is never refused or broken because the counter is down.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import ipaddress
+import logging
+import math
+import re
+import threading
+import time
+
+from django.core.cache import caches
+from django.http import Http404, JsonResponse
+from rest_framework.exceptions import Throttled
+from rest_framework.settings import api_settings
+from rest_framework.throttling import BaseThrottle, SimpleRateThrottle
+
+from tournaments.views.errors import too_many_requests_page
+
+logger = logging.getLogger(__name__)
+
+CACHE = "throttle"
+READ_METHODS = ("GET", "HEAD")
+PRIVATE_LINK = re.compile(
+    r"^/(?:r|api/v1/report)/(?P<link>[^/]+)/"
+    r"|^/events/[0-9]+/check-in/(?!everyone/$)(?P<code>[^/]+)/$"
+)
+# After the cache fails, this process leaves it alone this long: a dead Redis costs one
+# connection attempt per pause, not one per request.
+PAUSE_SECONDS = 5.0
+
+
+def client_address(request) -> str:
+    """The client's address as the limits count it (see the module's terms)."""
+    address = BaseThrottle().get_ident(request) or ""
+    try:
+        ip = ipaddress.ip_address(address.strip("[]"))
+    except ValueError:
+        return address or "unknown"
+    if ip.version == 6 and ip.ipv4_mapped is None:
+        return f"{ipaddress.ip_network((ip, 64), strict=False).network_address}/64"
+    return str(ip)
+
+
+def private_link(path: str) -> str | None:
+    """The secret in a private-link path (the link or the check-in code), else None."""
+    match = PRIVATE_LINK.match(path)
+    return (match.group("link") or match.group("code")) if match else None
+
+
+class _FailOpen:
+    """Runs cache calls so that an unreachable cache never fails a request: the call's
+    ``default`` is returned instead, and the cache is left alone for ``PAUSE_SECONDS``."""
+
+    def __init__(self) -> None:
+        self.paused_until = 0.0
+        self.lock = threading.Lock()
+
+    def __call__(self, call, default):
+        if time.monotonic() < self.paused_until:
+            return default
+        try:
+            return call()
+        except Exception:  # any failure of the counter: limits off, never a 500
+            with self.lock:
+                first = time.monotonic() >= self.paused_until
+                self.paused_until = time.monotonic() + PAUSE_SECONDS
+            if first:
+                logger.warning(
+                    "throttle cache unreachable: limits are off for %.0f s (requests are "
+                    "answered unlimited)",
+                    PAUSE_SECONDS,
+                    exc_info=True,
+                )
+            return default
+
+
+fail_open = _FailOpen()
+
+
+class _RateFromSettings(SimpleRateThrottle):
+    """A rate read from ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`` when the throttle is made
+    (DRF reads it once, at import), counted in the ``throttle`` cache, per client address."""
+
+    def get_rate(self):
+        return api_settings.DEFAULT_THROTTLE_RATES[self.scope]
+
+    @property
+    def cache(self):
+        return caches[CACHE]
+
+    def get_ident(self, request) -> str:
+        return client_address(request)
+
+
+class AnonymousReadThrottle(_RateFromSettings):
+    """Anonymous GET and HEAD of the API, per client address, except the private-link views."""
+
+    scope = "anon_read"
+
+    def get_cache_key(self, request, view):
+        if request.method not in READ_METHODS or request.user.is_authenticated:
+            return None
+        if private_link(request.path_info) is not None:
+            return None
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+    def allow_request(self, request, view) -> bool:
+        return fail_open(lambda: self._allow(request, view), True)
+
+    def _allow(self, request, view) -> bool:
+        return super().allow_request(request, view)
+
+
+class LinkMisses(_RateFromSettings):
+    """The misses of one client address on private-link paths, and its block."""
+
+    scope = "link_misses"
+
+    def __init__(self, request) -> None:
+        super().__init__()
+        self.address = self.get_ident(request)
+        self.prefix = f"links:{self.address}"
+
+    def blocked_for(self) -> int:
+        """Seconds the address is still blocked (0: not blocked)."""
+        if self.rate is None:
+            return 0
+        until = fail_open(lambda: self.cache.get(f"{self.prefix}:blocked"), None)
+        return max(0, math.ceil(until - self.timer())) if until else 0
+
+    def miss(self, secret: str) -> None:
+        """Count a miss of ``secret`` (once per window); block the address at the limit."""
+        if self.rate is not None:
+            fail_open(lambda: self._count(secret), None)
+
+    def _count(self, secret: str) -> None:
+        digest = hashlib.blake2b(secret.encode(), digest_size=8).hexdigest()
+        if not self.cache.add(f"{self.prefix}:{digest}", 1, self.duration):
+            return  # this link already counted in the window
+        self.cache.add(f"{self.prefix}:misses", 0, self.duration)
+        misses = self.cache.incr(f"{self.prefix}:misses")
+        if misses == self.num_requests:
+            self.cache.set(f"{self.prefix}:blocked", self.timer() + self.duration, self.duration)
+            logger.info(
+                "private links: %s blocked for %d s after %d unknown links",
+                self.address,
+                self.duration,
+                misses,
+            )
+
+
+class PrivateLinkGuard:
+    """Middleware: counts misses on private-link paths and answers a blocked address 429."""
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request):
+        secret = private_link(request.path_info)
+        if secret is None:
+            return self.get_response(request)
+        misses = LinkMisses(request)
+        wait = misses.blocked_for()
+        if wait:
+            return too_many_requests(request, wait)
+        response = self.get_response(request)
+        if response.status_code == 404:
+            misses.miss(secret)
+        return response
+
+
+def link_in_body(request, token: str, lookup):
+    """``lookup(token)`` for a private link sent in a request's body (asking to link an
+    account): the same misses and block as a link in a path, so the body is no way around
+    them. A blocked address gets the 429 as ``Throttled``."""
+    misses = LinkMisses(request)
+    wait = misses.blocked_for()
+    if wait:
+        raise Throttled(wait=wait)
+    try:
+        return lookup(token)
+    except Http404:
+        misses.miss(token)
+        raise
+
+
+def too_many_requests(request, wait: int):
+    """The 429 of a blocked address: the API's error shape, or the site's page."""
+    if request.path_info.startswith("/api/"):
+        message = (
+            f"Too many unknown private links were tried from your address. Try again in "
+            f"{wait} seconds."
+        )
+        body = {"errors": [{"field": None, "code": "throttled", "message": message}]}
+        response = JsonResponse(body, status=429)
+    else:
+        response = too_many_requests_page(request, wait=wait)
+    response["Retry-After"] = str(wait)
+    response["Cache-Control"] = "no-store"
+    return response
