@@ -1,4 +1,4 @@
-"""A dropped database connection, on PostgreSQL: a report's transaction is run again once (and
+"""A dropped database connection, on PostgreSQL: a report's transaction is run again (and
 never saved twice when its COMMIT's answer was lost), reads are read again, a connection the
 server ended while idle is replaced at the next query (CONN_HEALTH_CHECKS, compiled queries
 too), and a job whose connection drops runs again instead of failing for good.
@@ -16,7 +16,7 @@ from tests.helpers import commit_answer_lost, connection_terminate
 from tournaments.models import CardLine, Entry, Job, Table
 from tournaments.selectors.access import entry_get_by_token
 from tournaments.services import jobs, results
-from tournaments.services.conflicts import read_again_on_drop, retry_on_conflict
+from tournaments.services.conflicts import DROP_RETRIES, read_again_on_drop, retry_on_conflict
 from tournaments.services.errors import ServiceError
 from tournaments.services.jobs import job_run
 from tournaments.services.results import card_line_report
@@ -79,7 +79,7 @@ def test_settings_check_the_connection_at_each_request():
     assert settings.DATABASES["default"]["CONN_MAX_AGE"] == 60
 
 
-def test_a_report_whose_connection_drops_mid_transaction_is_run_again_once(table, writes):
+def test_a_report_whose_connection_drops_mid_transaction_is_run_again(table, writes):
     table_, a, b = table
     writes.drop_after(1)
     line = card_line_report(seat=a, won=True, spread=20)
@@ -99,12 +99,20 @@ def test_a_connection_found_gone_before_the_transaction_began_does_not_count(tab
     assert _reported(a) == [(True, line.game_points, 20, 0)]
 
 
-def test_a_second_drop_in_one_report_is_an_error_and_saves_nothing(table, writes):
+def test_a_second_drop_is_run_again_too(table, writes):
     table_, a, b = table
     writes.drop_after(1, 2)
+    line = card_line_report(seat=a, won=True, spread=20)
+    assert len(writes) == 3 and line.pk == writes[2]
+    assert _reported(a) == [(True, line.game_points, 20, 0)]
+
+
+def test_a_drop_past_the_retries_is_an_error_and_saves_nothing(table, writes):
+    table_, a, b = table
+    writes.drop_after(*range(1, DROP_RETRIES + 2))
     with pytest.raises(OperationalError):
         card_line_report(seat=a, won=True, spread=20)
-    assert len(writes) == 2
+    assert len(writes) == DROP_RETRIES + 1
     assert _reported(a) == []
 
 
