@@ -23,8 +23,10 @@ CLUB = "Demo Grass Roots Club"
 
 
 def demo_director():
+    """The demo's director, who is also its administrator (and so its ACC office)."""
     return get_user_model().objects.get_or_create(
-        username="director", defaults={"email": "director@example.org"}
+        username="director",
+        defaults={"email": "director@example.org", "is_staff": True, "is_superuser": True},
     )
 
 
