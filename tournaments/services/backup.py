@@ -16,7 +16,7 @@ copies, and how values and references are written.
   change); only in a document exported with ``include_tokens``. Without them the import makes
   new links, so printed scorecards of the original no longer work there.
 - plain value: dates and times are ISO 8601 strings (times with their UTC offset); JSON
-  fields are copied as they are stored.
+  fields are copied as they are stored. ``backup_checks`` reads them back, checked.
 """
 
 from __future__ import annotations
@@ -25,8 +25,6 @@ import datetime as dt
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
-
-from django.db import models
 
 from tournaments.models import Event
 from tournaments.services.clubs import CLUB_SETTINGS
@@ -53,6 +51,11 @@ class Section:
     players: tuple[str, ...] = ()
     users: tuple[str, ...] = ()
     clubs: tuple[str, ...] = ()
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The names a document row of this section holds (its fields and references)."""
+        return (*self.fields, *self.entries, *self.players, *self.users, *self.clubs)
 
     @property
     def columns(self) -> tuple[str, ...]:
@@ -148,23 +151,10 @@ def plain(values: Mapping[str, Any], names: Iterable[str]) -> dict[str, Any]:
     return out
 
 
-def unplain(model: type[models.Model], data: Mapping[str, Any], names: Iterable[str]) -> dict:
-    """The model's field values for ``names`` of a document row (the reverse of ``plain``)."""
-    out = {}
-    for name in names:
-        value, field = data[name], model._meta.get_field(name)
-        if value is not None and isinstance(field, models.DateTimeField):
-            value = dt.datetime.fromisoformat(value)
-        elif value is not None and isinstance(field, models.DateField):
-            value = dt.date.fromisoformat(value)
-        out[name] = value
-    return out
-
-
 def audit_translate(action: str, payload: dict, entry_of: Callable[[Any], Any]) -> dict:
     """A history row's before/after with its entry references mapped by ``entry_of`` (an id
     to a key on export, a key to an id on import); other rows are returned as they are."""
-    if action in _QUALIFIER_LISTS and "qualifiers" in payload:
+    if action in _QUALIFIER_LISTS and isinstance(payload.get("qualifiers"), list):
         return {**payload, "qualifiers": [entry_of(e) for e in payload["qualifiers"]]}
     if action in _MATCH_GAME_STATES and payload:
         out = dict(payload)

@@ -1,15 +1,42 @@
 """Restoring an event from its backup (the document and its keys are described in ``backup``).
 
+A backup is a file anyone can write. Every value is checked as a director's input is through
+the API or the pages before it is kept (``backup_checks``); what follows from the results is
+worked out here by the code that works it out after play, never copied from the file.
+
 - found or made: users are found by user name, or made without a usable password (they can
   sign in only after a password reset); clubs are found by name, or made with the document's
   settings; players are found by ACC number when they have one, or made. A record that is
-  found is used as it is: this database's record of a person or a club wins over the copy.
+  found is used as it is: this database's record of a person or a club wins over the copy
+  (a found player keeps their name and home club, whatever the file calls them).
 - accounts: a file never links an account to a player (only the player, with a code, or an
-  administrator does: ``account_links``); users named by the file hold its roles.
-- parent: linked when exactly one event of that name and date is here, else left empty.
-- refused (``ServiceError``, nothing saved): a document of another format or version, an event
-  whose name and date are already here, private links already in use here, a document that
-  contradicts itself or this database.
+  administrator does: ``account_links``); a player row naming one is refused.
+- roles: the users the file names hold its roles, accounts already here too. That is what a
+  director may do through the API (grant any account a role in their event), and a role
+  gives power over this event only, so an attacker naming someone as judge of their own
+  event gains nothing. The history row of the import lists the accounts already here that
+  the file names.
+- links to what is here: the event's club, when the club is here already, only if the
+  person restoring directs it (as only its directors make its club nights; refused
+  otherwise); its parent (a Consolation's Main), when exactly one event of that name and date
+  is here and the person restoring directs it (else left empty: the Main's director would
+  otherwise find someone else's event as their Consolation).
+- private links (only in a document exported with them): each must be a link as Pegboard
+  makes them, else the import is refused naming the row. Refused, not replaced: a file whose
+  links are not Pegboard's was not written by an export, and saying so beats restoring it
+  quietly; exporting the event again without its links gives every player a new one. Links
+  already in use here (current or previous) are refused too.
+- worked out here: the standings (from the card lines and tie playoffs), a club night's
+  cards (Grass Roots points, by ``night_cards``), its club awards (checked by the engine and
+  the night's cards as a club director's are; refused otherwise), and the MRP ledger. A
+  restored event is not sanctioned (only the ACC office sanctions, ``sanctioning``), so a
+  finalised one is finalised again here by the ledger's own code: final here, with no award
+  in the national ledger until the office sanctions it. The file's standings, ledger rows
+  and night cards are not restored (the history row counts the awards left behind).
+- refused (``ServiceError``, nothing saved): a document of another format or version, a
+  value ``backup_checks`` refuses, an event whose name and date are already here, a club
+  here the person restoring does not direct, private links already in use here, results
+  said to be final that the ledger cannot finalise, a document contradicting itself.
 - times: restored as exported, those the database sets on creation (``created_at``) too,
   except ``rated_at``: ratings are not in the backup, so an event that was rated is rated
   again here by the ratings job, which sets it.
@@ -21,41 +48,30 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import IntegrityError, models, transaction
+from django.contrib.auth.models import AnonymousUser
+from django.db import DataError, IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
 
-from tournaments.models import (
-    AuditEntry,
-    CardLine,
-    Club,
-    ClubAward,
-    Entry,
-    Event,
-    EventRole,
-    Finalisation,
-    Game,
-    JudgeCall,
-    Match,
-    MatchGame,
-    MatchLine,
-    MrpAward,
-    NightCard,
-    Notice,
-    Player,
-    Playoff,
-    PlayoffSeed,
-    Ruling,
-    Seat,
-    StandingsSnapshot,
-    Table,
-    TiePlayoff,
-)
+from tournaments.models import Club, ClubAward, Entry, Event, EventRole, Player
+from tournaments.presets import PRESETS
+from tournaments.selectors.access import DIRECTOR, club_directs, event_roles
+from tournaments.selectors.events import event_scoring_settings
 from tournaments.services import backup as fmt
+from tournaments.services import backup_checks as checks
 from tournaments.services.audit import Kind, audit_record
-from tournaments.services.backup import unplain
+from tournaments.services.backup_checks import BackupRefusal
+from tournaments.services.backup_import_rows import PlayRows, rows_create
+from tournaments.services.clubs import club_award_build
 from tournaments.services.errors import ServiceError
+from tournaments.services.events import event_settings_check
+from tournaments.services.ledger import event_finalise, finalise_refusal
+from tournaments.services.night_cards import night_cards_write
+from tournaments.services.prizes import money_settings_clean
 from tournaments.services.ratings import ratings_request
+from tournaments.services.standings import standings_snapshot_now
 
-BATCH = 500
+RESTORED = "restored from a backup: not sanctioned here"
 
 
 def event_import(*, data: dict[str, Any], user) -> Event:
@@ -64,9 +80,7 @@ def event_import(*, data: dict[str, Any], user) -> Event:
     try:
         with transaction.atomic():
             return _Restore(data, user).run()
-    except KeyError as exc:
-        message = f"The backup is incomplete: {exc.args[0]!r} is missing or unknown."
-    except (TypeError, ValueError, AttributeError, IntegrityError) as exc:
+    except (IntegrityError, DataError) as exc:
         message = f"The backup contradicts itself or this database: {exc}"
     raise ServiceError(message, field="data", code="damaged")
 
@@ -75,165 +89,220 @@ def _check_format(data: Any) -> None:
     found = data.get("format") if isinstance(data, dict) else None
     if found != fmt.FORMAT:
         raise ServiceError(
-            f"Not a Pegboard event backup: the format is {found!r}, not {fmt.FORMAT!r}.",
+            f"Not a Pegboard event backup: the format is {checks.shown(found)}, not "
+            f"{fmt.FORMAT!r}.",
             field="format",
             code="wrong_format",
         )
-    if data.get("version") != fmt.VERSION:
+    if data.get("version") != fmt.VERSION or type(data.get("version")) is not int:
         raise ServiceError(
-            f"This backup is version {data.get('version')!r}; this Pegboard reads version "
-            f"{fmt.VERSION} only.",
+            f"This backup is version {checks.shown(data.get('version'))}; this Pegboard reads "
+            f"version {fmt.VERSION} only.",
             field="version",
             code="wrong_version",
         )
+    checks.row(data, "document", fmt.SECTIONS)
+    if not isinstance(data["include_tokens"], bool):
+        raise BackupRefusal("include_tokens", "expected true or false.", "not_bool")
+    checks.when(data["exported_at"], "exported_at")
 
 
-def _create(model: type[models.Model], objs: list) -> list:
-    """Save new rows in batches, then put back the times the database set on creation
-    (``auto_now_add`` replaces them even when given)."""
-    stamps = [f.attname for f in model._meta.concrete_fields if getattr(f, "auto_now_add", False)]
-    wanted = [[getattr(obj, name) for name in stamps] for obj in objs]
-    model.objects.bulk_create(objs, batch_size=BATCH)
-    if stamps and objs:
-        for obj, values in zip(objs, wanted, strict=True):
-            for name, value in zip(stamps, values, strict=True):
-                setattr(obj, name, value)
-        model.objects.bulk_update(objs, stamps, batch_size=BATCH)
-    return objs
-
-
-class _Restore:
-    """One import: the rows made so far, by the keys the document names them with."""
+class _Restore(PlayRows):
+    """One import (see the module)."""
 
     def __init__(self, data: dict[str, Any], user):
-        self.data, self.actor = data, user
-        self.users: dict[str, Any] = {}
-        self.clubs: dict[str, Club] = {}
-        self.players: dict[str, Player] = {}
-        self.entries: dict[str, Entry] = {}
-        self.tables: dict[tuple[int, int], Table] = {}
-        self.match_games: dict[tuple[int, int, int], MatchGame] = {}
-        self.event: Event | None = None
+        super().__init__(data)
+        self.actor = user
+        self.person = user if user is not None else AnonymousUser()
+        self.with_links: bool = data["include_tokens"]
+        self.accounts_here: list[str] = []
+        self.clubs_here: set[str] = set()
+        self.finalised_at = None
+        self.rated = False
+        self.awards_left = 0
 
     def run(self) -> Event:
-        self._refuse_a_second_copy()
         self._users()
         self._clubs()
         self._players()
         self._event()
+        self._roles()
         self._entries()
-        self._games()
-        self._playoff()
-        self._rulings()  # after the playoff: a ruling may be in a match game
-        self._standings()
-        self._audit()
-        self._ledger()
-        self._simple_sections()
+        self.games()
+        self.playoff()
+        self.rulings()  # after the playoff: a ruling may be in a match game
+        self.calls_and_notices()
+        self.audit()
+        self._worked_out()
+        self._club_awards()  # after the night's cards: a 9-0 night is read from them
+        self._finalised()
         self._record_and_rate()
         return self.event
-
-    def build(self, model, row: dict, section: fmt.Section, **fixed) -> models.Model:
-        """An unsaved ``model`` row from a document row of ``section``."""
-        refs = {name: self.entry(row[name]) for name in section.entries}
-        refs.update((name, self.ref(self.players, row[name])) for name in section.players)
-        refs.update((name, self.ref(self.users, row[name])) for name in section.users)
-        refs.update((name, self.ref(self.clubs, row[name])) for name in section.clubs)
-        return model(**fixed, **unplain(model, row, section.fields), **refs)
-
-    def create(self, model, rows: list[dict], section: fmt.Section, **fixed) -> list:
-        return _create(model, [self.build(model, row, section, **fixed) for row in rows])
-
-    @staticmethod
-    def ref(made: dict, key: str | None):
-        return None if key is None else made[key]
-
-    def entry(self, key: str | None) -> Entry | None:
-        return self.ref(self.entries, key)
-
-    def entry_in_history(self, ref: Any) -> Any:
-        """An entry key in a history row back to this database's id (see ``backup``)."""
-        return self.entries[ref].pk if isinstance(ref, str) and ref in self.entries else ref
-
-    def _refuse_a_second_copy(self) -> None:
-        event = self.data["event"]
-        starts_on = unplain(Event, event, ("starts_on",))["starts_on"]
-        if Event.objects.filter(name=event["name"], starts_on=starts_on).exists():
-            raise ServiceError(
-                f"An event named {event['name']!r} on {starts_on or 'no date'} is already here; "
-                "rename or delete it first.",
-                field="event",
-                code="duplicate",
-            )
 
     # The people and clubs (see the module for what is found and what is made).
 
     def _users(self) -> None:
-        rows, model = self.data["users"], get_user_model()
-        known = model.objects.filter(username__in=[row["username"] for row in rows])
-        self.users = {user.username: user for user in known}
-        for row in rows:
+        model, rows = get_user_model(), []
+        for i, data in enumerate(checks.rows(self.data["users"], "users")):
+            checks.row(data, f"users[{i}]", fmt.USER_FIELDS)
+            rows.append((checks.values(model, data, fmt.USER_FIELDS, f"users[{i}]"), i))
+        checks.unique(((r["username"], f"users[{i}].username") for r, i in rows), "This user")
+        names = [row["username"] for row, _ in rows]
+        self.users = {user.username: user for user in model.objects.filter(username__in=names)}
+        self.accounts_here = sorted(self.users)
+        for row, _ in rows:
             if row["username"] not in self.users:
-                user = model(**{name: row[name] for name in fmt.USER_FIELDS})
+                user = model(**row)
                 user.set_unusable_password()
                 user.save()
                 self.users[user.username] = user
 
     def _clubs(self) -> None:
-        rows = self.data["clubs"]
-        self.clubs = {c.name: c for c in Club.objects.filter(name__in=[r["name"] for r in rows])}
-        made = self.create(Club, [r for r in rows if r["name"] not in self.clubs], fmt.CLUB)
+        clubs = self._each("clubs", Club, fmt.CLUB)
+        checks.unique(((c.name, f"clubs[{i}].name") for i, c in enumerate(clubs)), "This club")
+        found = Club.objects.filter(name__in=[club.name for club in clubs])
+        self.clubs = {club.name: club for club in found}
+        self.clubs_here = set(self.clubs)
+        made = rows_create(Club, [club for club in clubs if club.name not in self.clubs_here])
         self.clubs.update((club.name, club) for club in made)
 
-    def _players(self) -> None:
-        rows = self.data["players"]
-        numbers = [row["acc_number"] for row in rows if row["acc_number"]]
-        found = {p.acc_number: p for p in Player.objects.filter(acc_number__in=numbers)}
-        new = []
-        for row in rows:
-            player = found.get(row["acc_number"]) if row["acc_number"] else None
-            if player is None:
-                player = self.build(Player, row, fmt.PLAYER)
-                new.append(player)
-            self.players[row["key"]] = player
-        _create(Player, new)
+    def _keyed(self, data: Any, section: str, index: int, prefix: str, names) -> str:
+        """Where a keyed row is (``entries[E3]``), once its key is checked."""
+        by_index = f"{section}[{index}]"
+        if not isinstance(data, dict) or "key" not in data:
+            checks.row(data, by_index, ("key", *names))  # refused: says why
+        where = f"{section}[{checks.key(data, by_index, prefix)}]"
+        checks.row(data, where, ("key", *names))
+        return where
 
-    # The event and its field.
+    def _players(self) -> None:
+        rows = []
+        for i, data in enumerate(checks.rows(self.data["players"], "players")):
+            where = self._keyed(data, "players", i, "P", fmt.PLAYER.names)
+            player = self.build(Player, data, fmt.PLAYER, where, extra=("key",))
+            rows.append((data["key"], player, where))
+        checks.unique(((key, f"{w}.key") for key, _, w in rows), "This key")
+        numbers = [(p.acc_number, f"{w}.acc_number") for _, p, w in rows if p.acc_number]
+        checks.unique(numbers, "This ACC number")
+        found = Player.objects.filter(acc_number__in=[number for number, _ in numbers])
+        here = {player.acc_number: player for player in found}
+        for key, player, _ in rows:
+            self.players[key] = here.get(player.acc_number, player) if player.acc_number else player
+        rows_create(Player, [player for key, player, _ in rows if self.players[key] is player])
+
+    # The event, its roles and its field.
 
     def _event(self) -> None:
-        row = self.data["event"]
-        self.event = self.build(
-            Event,
-            row,
-            fmt.EVENT,
-            **unplain(Event, row["settings"], fmt.SETTINGS_FIELDS),
-            **unplain(Event, row["money"], fmt.MONEY),
-            parent=self._parent(row["parent"]),
-        )
-        self.event.rated_at = None  # until the ratings job has rated it here (see the module)
-        _create(Event, [self.event])
-        self.create(EventRole, self.data["roles"], fmt.ROLE, event=self.event)
+        data = self.data["event"]
+        event = self.build(Event, data, fmt.EVENT, "event", extra=("settings", "money", "parent"))
+        for part, names in (("settings", fmt.SETTINGS_FIELDS), ("money", fmt.MONEY)):
+            row = checks.row(data[part], f"event.{part}", names)
+            for name, value in checks.values(Event, row, names, f"event.{part}").items():
+                setattr(event, name, value)
+        with checks.at("event.settings"):
+            event_settings_check({name: getattr(event, name) for name in Event.SETTINGS})
+        with checks.at("event.money"):
+            event.payout_percents, event.qualifier_pool = money_settings_clean(
+                payout_percents=event.payout_percents, qualifier_pool=event.qualifier_pool
+            )
+        if event.preset and event.preset not in PRESETS:
+            raise BackupRefusal(
+                "event.preset", f"{event.preset!r} is not a preset here ({', '.join(PRESETS)})."
+            )
+        self._refuse_a_second_copy(event)
+        self._refuse_a_club_not_theirs(event.club)
+        event.parent = self._parent(data["parent"])
+        self.finalised_at, event.finalised_at = event.finalised_at, None
+        self.rated, event.rated_at = event.rated_at is not None, None  # see the module
+        self.event = rows_create(Event, [event])[0]
+        self.settings = event_scoring_settings(event=event)
 
-    def _parent(self, ref: dict | None) -> Event | None:
+    def _refuse_a_second_copy(self, event: Event) -> None:
+        if Event.objects.filter(name=event.name, starts_on=event.starts_on).exists():
+            raise ServiceError(
+                f"An event named {event.name!r} on {event.starts_on or 'no date'} is already "
+                "here; rename or delete it first.",
+                field="event",
+                code="duplicate",
+            )
+
+    def _refuse_a_club_not_theirs(self, club: Club | None) -> None:
+        here = club is not None and club.name in self.clubs_here
+        if here and not club_directs(club=club, user=self.person):
+            raise BackupRefusal(
+                "event.club",
+                f"{club.name!r} is a club here, and only its directors restore its events: "
+                "run the import as one of them (--user).",
+                "not_club_director",
+            )
+
+    def _parent(self, ref: Any) -> Event | None:
         if ref is None:
             return None
-        starts_on = unplain(Event, ref, ("starts_on",))["starts_on"]
-        found = list(Event.objects.filter(name=ref["name"], starts_on=starts_on)[:2])
-        return found[0] if len(found) == 1 else None
+        row = checks.row(ref, "event.parent", ("name", "starts_on"))
+        named = checks.values(Event, row, ("name", "starts_on"), "event.parent")
+        found = list(Event.objects.filter(**named)[:2])
+        if len(found) == 1 and DIRECTOR in event_roles(event=found[0], user=self.person):
+            return found[0]
+        return None
+
+    def _roles(self) -> None:
+        roles = self._each("roles", EventRole, fmt.ROLE, event=self.event)
+        checks.unique(
+            (((r.user.pk, r.role), f"roles[{i}]") for i, r in enumerate(roles)), "This role"
+        )
+        rows_create(EventRole, roles)
 
     def _entries(self) -> None:
-        rows = self.data["entries"]
-        if self.data["include_tokens"]:
-            self._refuse_links_in_use([row["report_token"] for row in rows])
-        for row in rows:
-            entry = self.build(Entry, row, fmt.ENTRY, event=self.event)
-            if self.data["include_tokens"]:
-                for name, value in unplain(Entry, row, fmt.TOKEN_FIELDS).items():
-                    setattr(entry, name, value)
-            self.entries[row["key"]] = entry
-        _create(Entry, list(self.entries.values()))
+        links = fmt.TOKEN_FIELDS if self.with_links else ()
+        rows = []
+        for i, data in enumerate(checks.rows(self.data["entries"], "entries")):
+            where = self._keyed(data, "entries", i, "E", (*fmt.ENTRY.names, *links))
+            entry = self.build(Entry, data, fmt.ENTRY, where, extra=("key", *links),
+                               event=self.event)  # fmt: skip
+            self._games_of(entry, where)
+            if links:
+                self._links(entry, data, where)
+            rows.append((data["key"], entry, where))
+        checks.unique(((key, f"{w}.key") for key, _, w in rows), "This key")
+        checks.unique(((e.player.pk, f"{w}.player") for _, e, w in rows), "This player's entry")
+        if links:
+            self._refuse_links_in_use([(entry, where) for _, entry, where in rows])
+        self.entries = {key: entry for key, entry, _ in rows}
+        rows_create(Entry, list(self.entries.values()))
 
-    def _refuse_links_in_use(self, tokens: list[str]) -> None:
-        taken = Entry.objects.filter(report_token__in=tokens).values_list("player__name", flat=True)
+    def _games_of(self, entry: Entry, where: str) -> None:
+        """The games an entry's fields name are games of this event."""
+        q = self.event.qualifying_games
+        checks.number_in(entry.joined_from_game, 1, q + 1, f"{where}.joined_from_game",
+                         "the next game to pair at most")  # fmt: skip
+        if entry.withdrawn_after_game is not None:
+            checks.number_in(entry.withdrawn_after_game, 0, q, f"{where}.withdrawn_after_game",
+                             "a game of the qualifying round, or 0")  # fmt: skip
+        missed = checks.rows(entry.missed_games, f"{where}.missed_games")
+        for k, number in enumerate(missed):
+            checks.number_in(number, 1, q, f"{where}.missed_games[{k}]", "a game of this event")
+        checks.unique(((n, f"{where}.missed_games[{k}]") for k, n in enumerate(missed)), "This")
+
+    def _links(self, entry: Entry, data: dict, where: str) -> None:
+        entry.report_token = checks.link(data["report_token"], f"{where}.report_token")
+        entry.previous_report_token = checks.link(
+            data["previous_report_token"], f"{where}.previous_report_token", blank=True
+        )
+        now = timezone.now()
+        for name, moment in checks.values(Entry, data, fmt.TOKEN_FIELDS[2:], where).items():
+            checks.not_after(moment, now, f"{where}.{name}")  # an undo window kept open
+            setattr(entry, name, moment)
+
+    def _refuse_links_in_use(self, entries: list[tuple[Entry, str]]) -> None:
+        links = [(e.report_token, f"{w}.report_token") for e, w in entries]
+        links += [(e.previous_report_token, f"{w}.previous_report_token")
+                  for e, w in entries if e.previous_report_token]  # fmt: skip
+        checks.unique(links, "This private link")
+        tokens = [token for token, _ in links]
+        taken = Entry.objects.filter(
+            Q(report_token__in=tokens) | Q(previous_report_token__in=tokens)
+        ).values_list("player__name", flat=True)
         names = list(taken[:3])
         if names:
             raise ServiceError(
@@ -243,137 +312,53 @@ class _Restore:
                 code="links_in_use",
             )
 
-    def _games(self) -> None:
-        rows = self.data["games"]
-        games = self.create(Game, rows, fmt.GAME, event=self.event)
-        for game, row in zip(games, rows, strict=True):
-            for table in row["tables"]:
-                made = self.build(Table, table, fmt.TABLE, game=game)
-                self.tables[(game.number, made.number)] = made
-        _create(Table, list(self.tables.values()))
-        seats = [
-            (self._seat(game, seat), seat["lines"])
-            for game, row in zip(games, rows, strict=True)
-            for seat in row["seats"]
-        ]
-        _create(Seat, [seat for seat, _ in seats])
-        lines = [
-            self.build(CardLine, line, fmt.CARD_LINE, seat=seat)
-            for seat, rows in seats
-            for line in rows
-        ]
-        _create(CardLine, lines)
+    # What follows from the results (see the module).
 
-    def _seat(self, game: Game, row: dict) -> Seat:
-        table = None if row["table"] is None else self.tables[(game.number, row["table"])]
-        return Seat(
-            game=game, entry=self.entry(row["entry"]), table=table, position=row["position"]
-        )
+    def _worked_out(self) -> None:
+        ledger = checks.row(self.data["ledger"], "ledger", ("finalisations", "awards"))
+        checks.rows(ledger["finalisations"], "ledger.finalisations")
+        self.awards_left = len(checks.rows(ledger["awards"], "ledger.awards"))
+        checks.rows(self.data["night_cards"], "night_cards")
+        if self.data["standings"] is not None:
+            checks.row(self.data["standings"], "standings", (*fmt.SNAPSHOT.names, "rows",
+                       "cut_tie"))  # fmt: skip
+            standings_snapshot_now(event=self.event)
+        night_cards_write(event=self.event)
 
-    # The playoffs and the rulings.
+    def _club_awards(self) -> None:
+        entries = {entry.player.pk: entry for entry in self.entries.values()}
+        awards = []
+        for i, data in enumerate(checks.rows(self.data["club_awards"], "club_awards")):
+            where = f"club_awards[{i}]"
+            checks.row(data, where, fmt.CLUB_AWARD.names)
+            club = checks.ref(self.clubs, data["club"], f"{where}.club", "club", required=True)
+            player = checks.ref(self.players, data["player"], f"{where}.player", "player",
+                                required=True)  # fmt: skip
+            if player.pk not in entries:
+                raise BackupRefusal(f"{where}.player", "did not play this event.", "not_a_player")
+            recorded_by = checks.ref(self.users, data["recorded_by"], f"{where}.recorded_by",
+                                     "user", required=False)  # fmt: skip
+            given = checks.values(ClubAward, data, ("kind", "hand", "starter", "crib"), where)
+            with checks.at(where):
+                award = club_award_build(club=club, entry=entries[player.pk],
+                                         recorded_by=recorded_by, **given)  # fmt: skip
+            award.created_at = checks.value(ClubAward, "created_at", data["created_at"],
+                                            f"{where}.created_at")  # fmt: skip
+            awards.append(award)
+        rows_create(ClubAward, awards)
 
-    def _playoff(self) -> None:
-        row = self.data["playoff"]
-        if row is None:
+    def _finalised(self) -> None:
+        """A finalised event is finalised again here, by the ledger's code (see the module)."""
+        if self.finalised_at is None:
             return
-        playoff = self.build(Playoff, row, fmt.PLAYOFF, event=self.event)
-        _create(Playoff, [playoff])
-        self.create(PlayoffSeed, row["seeds"], fmt.SEED, playoff=playoff)
-        matches = self.create(Match, row["matches"], fmt.MATCH, playoff=playoff)
-        games = []
-        for match, match_row in zip(matches, row["matches"], strict=True):
-            for game_row in match_row["games"]:
-                game = self.build(MatchGame, game_row, fmt.MATCH_GAME, match=match)
-                self.match_games[(match.round, match.slot, game.number)] = game
-                games.append((game, game_row["lines"]))
-        _create(MatchGame, [game for game, _ in games])
-        lines = [
-            self.build(MatchLine, line, fmt.MATCH_LINE, match_game=game)
-            for game, rows in games
-            for line in rows
-        ]
-        _create(MatchLine, lines)
-
-    def _rulings(self) -> None:
-        rows = self.data["rulings"]
-        rulings = [
-            self.build(
-                Ruling,
-                row,
-                fmt.RULING,
-                event=self.event,
-                table=self.tables[tuple(row["table"])] if row["table"] else None,
-                match_game=self.match_games[tuple(row["match_game"])]
-                if row["match_game"]
-                else None,
+        refusal = finalise_refusal(self.event)
+        if refusal:
+            raise BackupRefusal(
+                "event.finalised_at", f"the results cannot be final here: {refusal}", "not_final"
             )
-            for row in rows
-        ]
-        _create(Ruling, rulings)
-        judged = Ruling.judges.through
-        judged.objects.bulk_create(
-            judged(ruling_id=ruling.pk, user_id=self.users[name].pk)
-            for ruling, row in zip(rulings, rows, strict=True)
-            for name in row["judges"]
-        )
-
-    # What the results left behind.
-
-    def _standings(self) -> None:
-        row = self.data["standings"]
-        if row is None:
-            return
-        rows = [
-            {
-                **{k: v for k, v in r.items() if k != "entry"},
-                "entry_id": self.entries[r["entry"]].pk,
-            }
-            for r in row["rows"]
-        ]
-        cut_tie = [self.entries[key].pk for key in row["cut_tie"]]
-        snapshot = self.build(
-            StandingsSnapshot, row, fmt.SNAPSHOT, event=self.event, rows=rows, cut_tie=cut_tie
-        )
-        _create(StandingsSnapshot, [snapshot])
-
-    def _audit(self) -> None:
-        rows = []
-        for row in self.data["audit"]:
-            entry = self.build(AuditEntry, row, fmt.AUDIT, event=self.event)
-            entry.before = fmt.audit_translate(row["action"], row["before"], self.entry_in_history)
-            entry.after = fmt.audit_translate(row["action"], row["after"], self.entry_in_history)
-            rows.append(entry)
-        _create(AuditEntry, rows)
-
-    def _ledger(self) -> None:
-        ledger = self.data["ledger"]
-        made = self.create(
-            Finalisation, ledger["finalisations"], fmt.FINALISATION, event=self.event
-        )
-        numbers = {finalisation.number: finalisation for finalisation in made}
-        awards = [
-            self.build(
-                MrpAward,
-                row,
-                fmt.AWARD,
-                event=self.event,
-                finalisation=numbers[row["finalisation"]],
-            )
-            for row in ledger["awards"]
-        ]
-        _create(MrpAward, awards)
-
-    def _simple_sections(self) -> None:
-        """The sections whose rows name nothing but entries, players, users and clubs."""
-        self.create(TiePlayoff, self.data["tie_playoffs"], fmt.TIE_PLAYOFF, event=self.event)
-        calls = [
-            self.build(JudgeCall, row, fmt.JUDGE_CALL, table=self.tables[tuple(row["table"])])
-            for row in self.data["judge_calls"]
-        ]
-        _create(JudgeCall, calls)
-        self.create(Notice, self.data["notices"], fmt.NOTICE)
-        self.create(NightCard, self.data["night_cards"], fmt.NIGHT_CARD, event=self.event)
-        self.create(ClubAward, self.data["club_awards"], fmt.CLUB_AWARD, event=self.event)
+        event_finalise(event_id=self.event.pk, reason=RESTORED, finalise=True)
+        Event.objects.filter(pk=self.event.pk).update(finalised_at=self.finalised_at)
+        self.event.finalised_at = self.finalised_at
 
     def _record_and_rate(self) -> None:
         audit_record(
@@ -381,9 +366,15 @@ class _Restore:
             actor=self.actor,
             kind=Kind.SETTINGS,
             action="event_import",
-            summary=f"Restored from a backup exported at {self.data['exported_at']}"
-            + ("" if self.data["include_tokens"] else "; every player has a new private link"),
-            after={"entries": len(self.entries), "games": len(self.data["games"])},
+            summary=f"Restored from a backup exported at {self.data['exported_at']}; standings, "
+            "night cards and MRP ledger worked out here from its results (not sanctioned here)"
+            + ("" if self.with_links else "; every player has a new private link"),
+            after={
+                "entries": len(self.entries),
+                "games": len(self.data["games"]),
+                "accounts_already_here": self.accounts_here,
+                "awards_in_the_file_not_restored": self.awards_left,
+            },
         )
-        if self.data["event"]["rated_at"] is not None:
+        if self.rated:
             ratings_request(event=self.event)

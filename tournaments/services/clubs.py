@@ -125,13 +125,26 @@ def club_award_record(
     """Record an award at one of the club's nights (see the module for what is checked)."""
     if not club_directs(club=club, user=user):
         raise ServiceError("Only the club's directors record its awards.", code="not_director")
+    award = club_award_build(
+        club=club, entry=entry, kind=kind, hand=hand, starter=starter, crib=crib, recorded_by=user
+    )
+    award.save()
+    return award
+
+
+def club_award_build(
+    *, club: Club, entry: Entry, kind: str, hand: str = "", starter: str = "", crib=False,
+    recorded_by=None,
+) -> ClubAward:  # fmt: skip
+    """The award, checked (see the module) and not saved: for a director recording one, and
+    for a backup being restored (whatever the file says, the engine and the card decide)."""
     event = entry.event
     if event.club_id != club.pk or event.kind != Event.Kind.CLUB_NIGHT:
         raise ServiceError("Choose a player of one of this club's nights.", code="not_club_night")
     played_on = event.starts_on or event.created_at.date()
     season = season_of(played_on, club.season_start_month, club.season_end_month)
     award = ClubAward(
-        club=club, player_id=entry.player_id, event=event, kind=kind, recorded_by=user,
+        club=club, player_id=entry.player_id, event=event, kind=kind, recorded_by=recorded_by,
         season=season if season is not None else played_on.year,
     )  # fmt: skip
     if kind == ClubAward.Kind.GRAND_SLAM:
@@ -153,5 +166,4 @@ def club_award_record(
         award.hand, award.starter, award.crib, award.score = hand, starter, crib, score
     else:
         raise ServiceError(f"Unknown award {kind!r}.", field="kind", code="unknown")
-    award.save()
     return award

@@ -20,7 +20,9 @@ from tournaments.services.errors import ServiceError
 from tournaments.services.validation import clean_name
 
 
-def _check_settings(values: dict[str, Any]) -> None:
+def event_settings_check(values: dict[str, Any]) -> None:
+    """Refuse settings that contradict each other (``values``: every name of
+    ``Event.SETTINGS``); the model's validators check each value's own range."""
     try:
         scoring = ScoringSettings(
             target=values["target_score"],
@@ -85,7 +87,9 @@ def event_create_unaudited(*, user, name: str, preset: str, **fields: Any) -> Ev
     name = clean_name(name)
     chosen = PRESETS[preset]
     values = {**chosen.settings, **fields}
-    _check_settings({key: values.get(key, getattr(Event, key, None)) for key in Event.SETTINGS})
+    event_settings_check(
+        {key: values.get(key, getattr(Event, key, None)) for key in Event.SETTINGS}
+    )
     event = Event.objects.create(
         name=name, preset=preset, kind=values.pop("kind", chosen.kind), created_by=user, **values
     )
@@ -116,7 +120,7 @@ def event_update_settings(*, event: Event, user, **changes: Any) -> Event:
     before = settings_state(event, changes)
     for key, value in changes.items():
         setattr(event, key, value)
-    _check_settings({key: getattr(event, key) for key in Event.SETTINGS})
+    event_settings_check({key: getattr(event, key) for key in Event.SETTINGS})
     if event.stage == Event.Stage.QUALIFYING:
         _check_schedule(event)
     event.save()

@@ -64,6 +64,17 @@ def _clean_pool(pool: dict[str, Any]) -> dict[str, Any]:
     return cleaned
 
 
+def money_settings_clean(
+    *, payout_percents: dict[str, Any], qualifier_pool: dict[str, Any]
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The payout percentages and the qualifier pool as they are stored, or a ServiceError
+    naming the one that is not a setting (a band that is not one, a split that is none)."""
+    for name, value in (("payout_percents", payout_percents), ("qualifier_pool", qualifier_pool)):
+        if not isinstance(value, dict):
+            raise ServiceError("Expected an object of settings.", field=name, code="not_an_object")
+    return _clean_percents(payout_percents), _clean_pool(qualifier_pool)
+
+
 @transaction.atomic
 def event_money_update(
     *,
@@ -79,8 +90,9 @@ def event_money_update(
     before = {name: getattr(event, name) for name in MONEY_FIELDS}
     event.entry_fee_cents = entry_fee_cents
     event.sanctioning_fee_cents = sanctioning_fee_cents
-    event.payout_percents = _clean_percents(payout_percents)
-    event.qualifier_pool = _clean_pool(qualifier_pool)
+    event.payout_percents, event.qualifier_pool = money_settings_clean(
+        payout_percents=payout_percents, qualifier_pool=qualifier_pool
+    )
     table = event_payouts(event=event)
     if table.error:
         raise ServiceError(table.error, field="payout_percents", code="payouts_invalid")

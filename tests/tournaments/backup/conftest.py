@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 
 import pytest
+from django.apps import apps
 from django.contrib.auth import get_user_model
 
 from scoring.games import CardLine as EngineLine
@@ -42,6 +43,7 @@ from tournaments.models import (
     TiePlayoff,
 )
 from tournaments.selectors.final import event_payouts
+from tournaments.services.backup_import import event_import
 from tournaments.services.corrections import table_correct
 from tournaments.services.errors import ServiceError
 from tournaments.services.judge_calls import judge_call_answer, judge_call_create
@@ -183,10 +185,50 @@ def delete_event(event: Event, doc: dict) -> None:
 
 def comparable(doc: dict, *, importer: str | None = None) -> dict:
     """The document less what an import rightly changes: when it was exported, the import's
-    own history row (and its importer, if named only there), and when it was rated."""
+    own history row (and its importer, if named only there), when it was rated, when its
+    standings were worked out, and its MRP ledger (worked out here for an event the ACC
+    office has not sanctioned here: ``restored_ledger`` says what it must be)."""
     doc = copy.deepcopy(doc)
-    del doc["exported_at"]
+    del doc["exported_at"], doc["ledger"]
     doc["audit"] = [row for row in doc["audit"] if row["action"] != "event_import"]
     doc["users"] = [user for user in doc["users"] if user["username"] != importer]
     doc["event"]["rated_at"] = None
+    if doc["standings"] is not None:
+        del doc["standings"]["computed_at"]
     return doc
+
+
+def restored_ledger(event: Event) -> list[tuple]:
+    """A restored event's ledger: finalised again here when it was final, with no award
+    (it is not sanctioned here), and nothing else."""
+    return [
+        (f.number, f.awards, f.points, f.reason) for f in event.finalisations.order_by("number")
+    ] + list(MrpAward.objects.filter(event=event).values_list("points"))
+
+
+def row_counts() -> dict[str, int]:
+    """How many rows every table of the app (and the users) holds: a refused import leaves
+    them all as they were."""
+    counted = [*apps.get_app_config("tournaments").get_models(), get_user_model()]
+    return {model.__name__: model.objects.count() for model in counted}
+
+
+def forged(doc: dict, path: tuple, value) -> dict:
+    """A copy of ``doc`` with the value at ``path`` (keys and indexes) replaced."""
+    doc = copy.deepcopy(doc)
+    *parents, last = path
+    place = doc
+    for step in parents:
+        place = place[step]
+    place[last] = value
+    return doc
+
+
+def refused(doc: dict, user=None) -> ServiceError:
+    """Import ``doc``; it must be refused with nothing saved. The refusal, for its field."""
+    user = user or UserFactory()
+    before = row_counts()
+    with pytest.raises(ServiceError) as refusal:
+        event_import(data=doc, user=user)
+    assert row_counts() == before, "a refused import saved something"
+    return refusal.value

@@ -2,7 +2,9 @@
 
 What an import rightly changes, and nothing else: when the backup was exported, the import's
 own history row (and its importer among the users), ``rated_at`` (the event is rated again
-here), and, in a backup without private links, the links themselves (new ones are made)."""
+here), when the standings were worked out (again, here), the MRP ledger (the event is not
+sanctioned here: finalised again, with no award), and, in a backup without private links, the
+links themselves (new ones are made)."""
 
 import json
 
@@ -10,7 +12,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from tests.factories import UserFactory
-from tests.tournaments.backup.conftest import comparable, delete_event
+from tests.tournaments.backup.conftest import comparable, delete_event, restored_ledger
 from tournaments.models import (
     AuditEntry,
     CardLine,
@@ -24,7 +26,7 @@ from tournaments.models import (
     Ruling,
 )
 from tournaments.services.backup_export import event_export
-from tournaments.services.backup_import import event_import
+from tournaments.services.backup_import import RESTORED, event_import
 
 pytestmark = pytest.mark.django_db
 
@@ -85,6 +87,9 @@ def test_an_event_comes_back_row_for_row(rich_event, django_capture_on_commit_ca
         restored = event_import(data=first, user=archivist)
     second = event_export(event=restored)
     assert comparable(second, importer="archivist") == comparable(first)
+    assert second["event"]["finalised_at"] == first["event"]["finalised_at"] is not None
+    assert restored_ledger(restored) == [(1, 0, 0, RESTORED)] and not restored.sanctioned
+    assert second["standings"]["rows"] == first["standings"]["rows"]
     entries = Entry.objects.filter(event=restored)
     assert not old_ids & set(entries.values_list("pk", flat=True))  # so no id could hide
     assert not old_links & set(entries.values_list("report_token", flat=True))

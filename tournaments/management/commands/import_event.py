@@ -6,6 +6,7 @@ import json
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
+from tournaments.api.parsers import MAX_DEPTH, json_depth
 from tournaments.services.backup_import import event_import
 from tournaments.services.errors import ServiceError
 
@@ -34,12 +35,27 @@ class Command(BaseCommand):
         self.stdout.write(str(event.pk))
 
     def _read(self, path: str):
+        """The file's JSON, or a CommandError saying why it is none: nested deeper than the
+        API takes (Python's decoder would stop with a RecursionError), a number too long to
+        read, NaN or Infinity (not JSON)."""
         try:
             if path == "-":
-                return json.load(self.stdin)
-            with open(path, encoding="utf-8") as source:
-                return json.load(source)
+                text = self.stdin.read()
+            else:
+                with open(path, encoding="utf-8") as source:
+                    text = source.read()
         except OSError as exc:
             raise CommandError(f"Cannot read {path}: {exc.strerror}.") from None
-        except json.JSONDecodeError as exc:
+        except UnicodeDecodeError as exc:
+            raise CommandError(f"{path} is not UTF-8 text: {exc}.") from None
+        depth = json_depth(text)
+        if depth > MAX_DEPTH:
+            raise CommandError(f"{path} is nested {depth} deep; a backup is at most {MAX_DEPTH}.")
+        try:
+            return json.loads(text, parse_constant=_not_json)
+        except ValueError as exc:  # JSONDecodeError, a number of over 4,300 digits, NaN
             raise CommandError(f"{path} is not JSON: {exc}.") from None
+
+
+def _not_json(name: str):
+    raise ValueError(f"{name} is not a JSON number")
