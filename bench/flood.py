@@ -24,6 +24,7 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(1, str(Path(__file__).resolve().parent.parent))  # load_stack imports tests/
 from load_stack import fetch  # noqa: E402  (bench/)
 
 
