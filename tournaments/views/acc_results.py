@@ -14,6 +14,7 @@ from tournaments.selectors.acc_package import AccPackage, acc_package
 from tournaments.selectors.access import event_get_for_director
 from tournaments.services.errors import ServiceError
 from tournaments.services.ledger import NOT_IN_LEDGER, event_finalise_request
+from tournaments.views.refusals import refusal_message
 
 EVENT_FIELDS = (
     ("Event", "event"),
@@ -77,7 +78,7 @@ def finalise(request, event_id: int):
     try:
         job = event_finalise_request(event=event, user=request.user)
     except ServiceError as exc:
-        messages.error(request, exc.message)
+        refusal_message(request, exc)
     else:
         job.refresh_from_db()
         if not event.sanctioned:

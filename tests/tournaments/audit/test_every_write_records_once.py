@@ -133,6 +133,8 @@ NOT_STAFF_ACTIONS = {
     "entry_rejoin_unaudited": "part of entry_rejoin and entry_register",
     "entry_state": "formats an entry for the history",
     "finalise_refusal": "a check",
+    "finalise_blockers": "a check",
+    "final_reopened": "a check (part of a playoff correction, recorded by it)",
     "ledger_refresh_request": "part of a correction, recorded by it",
     "event_finalise": "the ledger job's work (recorded by event_finalise_request)",
     "ledger_rebuild": "the rebuild job's work",
