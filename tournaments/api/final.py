@@ -141,6 +141,7 @@ class AccPackageSerializer(serializers.Serializer):
     sanctioning_fee_cents = serializers.IntegerField()
     sanctioning_fees_total_cents = serializers.IntegerField()
     mrp_schedule = serializers.CharField(allow_null=True)
+    mrp_note = serializers.CharField(help_text="why there are no MRPs (by hand), or empty")
     finalisation = serializers.IntegerField()
     finalised_at = serializers.DateTimeField()
     without_acc_number = serializers.SerializerMethodField()

@@ -58,19 +58,23 @@ def final_reopened(*, event: Event, was_final: bool) -> bool:
     return was_final and (playoff is None or bracket_of(playoff).champion is None)
 
 
+def mrp_by_hand(event: Event) -> str:
+    """Why a sanctioned event's MRPs are reported by hand (no published table covers its
+    length: ``core.mrp``), or "": it is finalised with no awards, the ACC package without MRPs."""
+    if not event.sanctioned:
+        return ""
+    try:
+        mrp_table_for(event.kind, event.qualifying_games)
+    except MrpUnavailable as exc:
+        return (
+            f"Its results are final, with no MRPs in the ledger: {exc}. The ACC results "
+            "package lists every player without MRPs."
+        )
+    return ""
+
+
 def finalise_blockers(event: Event) -> list[Blocker]:
     """Everything that stops ``event`` being finalised now, each with its page; [] when it can."""
-    if event.sanctioned:
-        try:
-            mrp_table_for(event.kind, event.qualifying_games)
-        except MrpUnavailable as exc:
-            return [
-                Blocker(
-                    f"{str(exc)[:1].upper()}{str(exc)[1:]}, or change the qualifying length "
-                    "in the settings",
-                    reverse("event-settings", args=[event.pk]),
-                )
-            ]
     playoff = Playoff.objects.filter(event=event).first()
     if playoff is None:
         return cut_blockers(event=event) or [
@@ -101,11 +105,17 @@ def event_finalise_request(*, event: Event, user) -> Job:
         actor=user,
         kind=Kind.RESULTS,
         action="event_finalise_request",
-        summary="Results finalised: the MRP awards go to the ledger"
-        if event.sanctioned
-        else "Results finalised, kept on Pegboard: the event is not sanctioned",
+        summary=_finalised_summary(event),
     )
     return job
+
+
+def _finalised_summary(event: Event) -> str:
+    if not event.sanctioned:
+        return "Results finalised, kept on Pegboard: the event is not sanctioned"
+    if mrp_by_hand(event):
+        return "Results finalised: no published MRP table covers this length, MRPs by hand"
+    return "Results finalised: the MRP awards go to the ledger"
 
 
 def _enqueue(event: Event, user, reason: str, *, finalise: bool = False) -> Job:
@@ -136,7 +146,7 @@ def _award_rows(event: Event) -> list[MrpAward] | None:
     bracket = bracket_of(playoff)
     if bracket.champion is None:
         return None
-    if not event.sanctioned:
+    if not event.sanctioned or mrp_by_hand(event):
         return []
     standings, _ = _compute(event)
     results = qualifier_results(

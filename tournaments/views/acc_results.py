@@ -13,7 +13,7 @@ from tournaments.exports import csv_download
 from tournaments.selectors.acc_package import AccPackage, acc_package
 from tournaments.selectors.access import event_get_for_director
 from tournaments.services.errors import ServiceError
-from tournaments.services.ledger import NOT_IN_LEDGER, event_finalise_request
+from tournaments.services.ledger import NOT_IN_LEDGER, event_finalise_request, mrp_by_hand
 from tournaments.views.refusals import refusal_message
 
 EVENT_FIELDS = (
@@ -56,6 +56,8 @@ def event_lines(package: AccPackage) -> list[tuple[str, str]]:
             value = dollars(value)
         elif isinstance(value, list):
             value = ", ".join(value)
+        elif name == "mrp_schedule" and value is None:
+            value = package.mrp_note
         lines.append((label, "" if value is None else str(value)))
     return lines
 
@@ -83,6 +85,8 @@ def finalise(request, event_id: int):
         job.refresh_from_db()
         if not event.sanctioned:
             messages.success(request, NOT_IN_LEDGER)
+        elif mrp_by_hand(event):
+            messages.success(request, mrp_by_hand(event))
         elif job.status == job.Status.SUCCEEDED:
             messages.success(request, "The results are final: the MRPs are in the ledger.")
         else:

@@ -78,6 +78,7 @@ def dashboard_context(event, **forms):
         "role_form": forms.get("role_form") or RoleForm(),
         "roles": event_role_holders(event=event),
         "waiting": event_waiting(event=event),
+        "mrp_note": event_sanction_status(event=event).mrp_note,
     }
 
 

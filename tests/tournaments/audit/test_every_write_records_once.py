@@ -134,6 +134,7 @@ NOT_STAFF_ACTIONS = {
     "entry_state": "formats an entry for the history",
     "finalise_refusal": "a check",
     "finalise_blockers": "a check",
+    "mrp_by_hand": "a check (words for the finalise answer)",
     "final_reopened": "a check (part of a playoff correction, recorded by it)",
     "ledger_refresh_request": "part of a correction, recorded by it",
     "event_finalise": "the ledger job's work (recorded by event_finalise_request)",
