@@ -7,6 +7,8 @@ Every API error has the shape ``{"errors": [{"field": ..., "code": ..., "message
 A service's ``ServiceError`` is a 400 with its field and code. When a name may be a player
 already known, the error carries ``candidates`` (player_id, name, acc_number, club, events):
 send the request again with ``player_id`` (or ``new_player``; for an import, ``matches``).
+A step refused for several reasons (``Blocked``: the bracket, finalising) lists every one in
+``blockers``, each ``{"text", "url"}`` with the page that settles it.
 A CSV import's ``RowErrors`` gives one error per bad row: ``field`` is
 ``rows[<row>].<column>`` and ``row`` the line of the file (the header is line 1), so a
 director can find the line in a spreadsheet.
@@ -25,7 +27,7 @@ from rest_framework.views import set_rollback
 
 from tournaments.services.entries import PlayerChoiceNeeded
 from tournaments.services.entries_import import ImportChoicesNeeded
-from tournaments.services.errors import RowErrors, ServiceError
+from tournaments.services.errors import Blocked, RowErrors, ServiceError
 
 
 def _flatten(detail: Any, codes: Any, field: str | None) -> list[dict[str, Any]]:
@@ -80,6 +82,9 @@ def _service_errors(exc: ServiceError) -> list[dict[str, Any]]:
             {"field": f"rows[{row}].{field}", "row": row, "code": "invalid", "message": message}
             for row, field, message in exc.errors
         ]
+    if isinstance(exc, Blocked):
+        blockers = [{"text": b.text, "url": b.url} for b in exc.blockers]
+        return [{"field": None, "code": exc.code, "message": exc.message, "blockers": blockers}]
     return [{"field": exc.field, "code": exc.code, "message": exc.message}]
 
 

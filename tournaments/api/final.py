@@ -4,7 +4,8 @@ The results (``event_final_results``) are readable by anyone once the event is p
 before that by people with a role in it. A Main's director makes the Consolation; a second
 request returns the Consolation already made (200 instead of 201).
 
-- band: a finish band, "1", "2", "3-4"...; empty for a qualifier still playing and for a
+- band: the places a finished qualifier shares, "1", "2", "3-4"... cut at the qualifiers (with 6
+  qualifiers the losers of round 1 share "5-6"); empty for a qualifier still playing and for a
   non-qualifier. place: the band, or a non-qualifier's qualifying rank.
 - mrp: Master Rating Points (qualifiers of sanctioned events only; null otherwise).
 - payout_cents: the prize money owed, once the places paid are decided.
@@ -31,7 +32,7 @@ class ResultRowSerializer(serializers.Serializer):
     acc_number = serializers.CharField()
     qualifying_rank = serializers.IntegerField(allow_null=True)
     seed = serializers.IntegerField(allow_null=True)
-    band = serializers.CharField()
+    band = serializers.CharField(source="finish")
     place = serializers.CharField()
     mrp = serializers.IntegerField(allow_null=True)
     mrp_qualifying = serializers.IntegerField(allow_null=True)
@@ -140,6 +141,7 @@ class AccPackageSerializer(serializers.Serializer):
     sanctioning_fee_cents = serializers.IntegerField()
     sanctioning_fees_total_cents = serializers.IntegerField()
     mrp_schedule = serializers.CharField(allow_null=True)
+    mrp_note = serializers.CharField(help_text="why there are no MRPs (by hand), or empty")
     finalisation = serializers.IntegerField()
     finalised_at = serializers.DateTimeField()
     without_acc_number = serializers.SerializerMethodField()

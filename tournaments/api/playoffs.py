@@ -230,6 +230,24 @@ class MatchDetailSerializer(MatchSerializer):
     games = MatchGameSerializer(many=True, source="games_list")
 
 
+class MatchChangeSerializer(MatchDetailSerializer):
+    """The match after a correction or void, and whether it un-finalised the event."""
+
+    unfinalised = serializers.BooleanField(
+        help_text="true when this change reopened the final of a finalised event: its MRP "
+        "awards are withdrawn until the event is finalised again"
+    )
+    unfinalised_message = serializers.CharField(help_text="what to do, or empty")
+
+
+def _change_answer(event_id: int, match_id: int, user, change) -> dict:
+    return {
+        **_match_detail(event_id, match_id, user),
+        "unfinalised": change.unfinalised,
+        "unfinalised_message": change.unfinalised_message,
+    }
+
+
 class MatchGameCorrectSerializer(serializers.Serializer):
     winner = serializers.IntegerField(help_text="the entry id of the game's winner")
     margin = serializers.IntegerField(min_value=1, max_value=1000)
@@ -262,7 +280,7 @@ class MatchGameCorrectView(APIView):
 
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=MatchGameCorrectSerializer, responses=MatchDetailSerializer)
+    @extend_schema(request=MatchGameCorrectSerializer, responses=MatchChangeSerializer)
     def post(self, request, event_id: int, match_id: int, number: int):
         match, game = match_game_get_for_director(
             event_id=event_id, match_id=match_id, number=number, user=request.user
@@ -274,14 +292,14 @@ class MatchGameCorrectView(APIView):
             raise ServiceError(
                 "That player is not in this match.", field="winner", code="not_in_match"
             )
-        match_game_correct(
+        change = match_game_correct(
             match_game=game,
             winner_entry=winner,
             spread=body.validated_data["margin"],
             reason=body.validated_data["reason"],
             user=request.user,
         )
-        return Response(_match_detail(event_id, match_id, request.user))
+        return Response(_change_answer(event_id, match_id, request.user, change))
 
 
 class MatchGameVoidView(APIView):
@@ -289,12 +307,14 @@ class MatchGameVoidView(APIView):
 
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=MatchGameVoidSerializer, responses=MatchDetailSerializer)
+    @extend_schema(request=MatchGameVoidSerializer, responses=MatchChangeSerializer)
     def post(self, request, event_id: int, match_id: int, number: int):
         match, game = match_game_get_for_director(
             event_id=event_id, match_id=match_id, number=number, user=request.user
         )
         body = MatchGameVoidSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        match_game_void(match_game=game, reason=body.validated_data["reason"], user=request.user)
-        return Response(_match_detail(event_id, match_id, request.user))
+        change = match_game_void(
+            match_game=game, reason=body.validated_data["reason"], user=request.user
+        )
+        return Response(_change_answer(event_id, match_id, request.user, change))

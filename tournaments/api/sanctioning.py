@@ -46,6 +46,11 @@ class SanctionStatusSerializer(serializers.Serializer):
     state = serializers.CharField(source="status.state")
     words = serializers.CharField(source="status.words")
     note = serializers.CharField(source="status.note")
+    mrp_note = serializers.CharField(
+        source="status.mrp_note",
+        help_text="when no published MRP table covers the qualifying length: change it, or "
+        "report the MRPs by hand (the ACC package without MRPs); else empty",
+    )
     requested_at = serializers.DateTimeField(source="event.sanction_requested_at", allow_null=True)
     decided_at = serializers.DateTimeField(source="event.sanction_decided_at", allow_null=True)
 

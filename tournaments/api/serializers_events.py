@@ -12,6 +12,7 @@ from rest_framework import serializers
 
 from tournaments.models import Entry, Event, Game, Job
 from tournaments.presets import PRESETS
+from tournaments.selectors.sanctioning import event_sanction_status
 from tournaments.services.entries_import import csv_upload_text
 from tournaments.services.errors import ServiceError
 
@@ -49,11 +50,17 @@ class EventSerializer(serializers.ModelSerializer):
 
 
 class EventDirectorSerializer(EventSerializer):
-    """An event as its directors see it."""
+    """An event as its directors see it; ``mrp_note`` says when no published MRP table covers
+    its qualifying length, with the two choices (change it, or report the MRPs by hand)."""
+
+    mrp_note = serializers.SerializerMethodField()
 
     class Meta(EventSerializer.Meta):
-        fields = [*EventSerializer.Meta.fields, "created_by", "created_at"]
+        fields = [*EventSerializer.Meta.fields, "created_by", "created_at", "mrp_note"]
         read_only_fields = fields
+
+    def get_mrp_note(self, event) -> str:
+        return event_sanction_status(event=event).mrp_note
 
 
 class EventCreateSerializer(_SanctioningIsNotASetting):

@@ -177,6 +177,21 @@ def place_key(first: int, last: int, prefix: str = "") -> str:
     return f"{prefix}{first}" if first == last else f"{prefix}{first}-{last}"
 
 
+def held_places(first: int, last: int, qualifiers: int) -> str:
+    """The places the players of a finish band really share, as every page, sheet, CSV and API
+    answer shows them: with byes round 1's band holds fewer than its nominal places, so with 6
+    qualifiers the band "5-8" (the payout line's key) is places "5-6"."""
+    return place_key(first, min(last, qualifiers))
+
+
+def dollars(cents: int) -> str:
+    """An amount written for people, the one home of money's format: 18000 -> "180.00",
+    -250 -> "-2.50". Pages put "$" in front (the ``money`` template filter); CSVs do not."""
+    sign = "-" if cents < 0 else ""
+    whole, part = divmod(abs(int(cents)), 100)
+    return f"{sign}{whole}.{part:02d}"
+
+
 def payout_schedule(
     *,
     fund: int,

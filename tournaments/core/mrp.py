@@ -114,6 +114,21 @@ def mrp_table_for(kind: str, games: int) -> MrpTable:
     return table
 
 
+def mrp_length_note(kind: str, games: int) -> str:
+    """What a director must know at setup when no published table covers a sanctionable
+    event's length, with the two choices; "" when one does (or the kind earns no MRPs)."""
+    table = MRP_TABLES.get(kind)
+    if table is None or games in table.thresholds:
+        return ""
+    tabled = ", ".join(str(n) for n in sorted(table.thresholds))
+    return (
+        f"No published ACC MRP table covers a {kind} of {games} qualifying games (tabled: "
+        f"{tabled}). Either change the qualifying length to one of those, or keep it and report "
+        "the Master Rating Points to the ACC by hand: once sanctioned and finalised, the ACC "
+        "results package is made without MRPs."
+    )
+
+
 def mrp_awards(kind: str, games: int, qualifiers: Sequence[QualifierResult]) -> list[Award]:
     """Every qualifier's award, best first; raises ``MrpUnavailable`` for an untabled event."""
     mrp_table_for(kind, games)

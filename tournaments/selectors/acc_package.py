@@ -34,10 +34,11 @@ class AccPackage:
     entry_fee_cents: int
     sanctioning_fee_cents: int
     sanctioning_fees_total_cents: int
-    mrp_schedule: str | None
+    mrp_schedule: str | None  # None: no MRPs from Pegboard, ``mrp_note`` says why (by hand)
     finalisation: int
     finalised_at: datetime
     rows: list[ResultRow]
+    mrp_note: str = ""
 
     @property
     def without_acc_number(self) -> list[ResultRow]:
@@ -85,4 +86,5 @@ def acc_package(*, event) -> AccPackage | None:
         finalisation=latest.number if latest else 0,
         finalised_at=event.finalised_at,
         rows=results.rows,
+        mrp_note=results.mrp_note,
     )

@@ -20,6 +20,7 @@ from tournaments.core.money import (
     Payouts,
     QualifierPool,
     apply_adjustments,
+    held_places,
     payout_schedule,
     payouts_by_player,
     place_key,
@@ -177,7 +178,7 @@ class ResultRow:
     acc_number: str
     qualifying_rank: int | None
     seed: int | None
-    band: str  # finish band of a qualifier whose playoff is over, else "" (as money pays it)
+    band: str  # payout line key of a finished qualifier ("5-8" with 6 qualifiers), else ""
     place: str  # the places the player really shares: the band, cut at the qualifiers
     mrp: int | None
     payout_cents: int
@@ -186,6 +187,12 @@ class ResultRow:
     mrp_qualifying: int | None = None
     mrp_playoff: int | None = None
     player_id: int | None = None
+
+    @property
+    def finish(self) -> str:
+        """A qualifier's playoff finish as people read it ("5-6"), "" while playing or for a
+        non-qualifier: the one place figure of the sheet, the CSVs and the API."""
+        return self.place if self.seed is not None else ""
 
     @property
     def member(self) -> bool:
@@ -278,8 +285,7 @@ def event_final_results(*, event: Event) -> FinalResults:
     def row(entry_id: int, rank: int | None, seed: int | None) -> ResultRow:
         finish = done.get(entry_id)
         band = place_key(finish.first, finish.last) if finish else ""
-        # With byes fewer lose in round 1 than its band holds: they share places up to Q only.
-        held = place_key(finish.first, min(finish.last, playoff.qualifiers)) if finish else ""
+        held = held_places(finish.first, finish.last, playoff.qualifiers) if finish else ""
         parts = mrp.get(entry_id) if seed is not None else None
         name, acc, player = people.get(entry_id, ("?", "", None))
         standing = table.get(entry_id, {})
@@ -303,7 +309,10 @@ def event_final_results(*, event: Event) -> FinalResults:
         event=event,
         playoff=playoff,
         complete=bracket.champion is not None,
-        bands=[(place_key(*b), n) for b, n in band_players(playoff.qualifiers).items()],
+        bands=[
+            (held_places(*b, playoff.qualifiers), n)
+            for b, n in band_players(playoff.qualifiers).items()
+        ],
         rows=qualifiers + others,
         winner=by_id.get(bracket.champion),
         runner_up=by_id.get(runner_up),

@@ -19,7 +19,7 @@ from django.db.models.functions import Rank
 from django.http import Http404
 
 from tournaments.core.bracket import bracket_size, finish_of
-from tournaments.core.money import place_key
+from tournaments.core.money import held_places
 from tournaments.core.ratings import Rating
 from tournaments.models import (
     CardLine,
@@ -75,7 +75,7 @@ def _band(award: MrpAward) -> str:
     if not rounds:
         return "1"
     first, last = finish_of(award.round_lost, rounds)
-    return place_key(first, min(last, award.qualifiers))  # byes: round 1's band holds fewer
+    return held_places(first, last, award.qualifiers)
 
 
 def _ranks(event_ids: list[int], entry_ids: set[int]) -> dict[int, int]:

@@ -3,8 +3,9 @@ waiting for the ACC office, and what it decided lately."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from tournaments.core.mrp import mrp_length_note
 from tournaments.models import Event
 
 SANCTIONABLE = (Event.Kind.MAIN, Event.Kind.CONSOLATION)
@@ -14,15 +15,25 @@ SANCTIONABLE = (Event.Kind.MAIN, Event.Kind.CONSOLATION)
 class SanctionStatus:
     """``state``: ``sanctioned``, ``requested``, ``declined``, ``withdrawn``, ``not_asked`` or
     ``not_sanctionable``; ``words``: what the director reads; ``may_ask``: a request can be
-    made now; ``note``: the ACC office's words with its last decision."""
+    made now; ``note``: the ACC office's words with its last decision; ``mrp_note``: said at
+    setup when no published MRP table covers the event's length (``core.mrp``), with the
+    director's two choices."""
 
     state: str
     words: str
     may_ask: bool
     note: str
+    mrp_note: str = ""
 
 
 def event_sanction_status(*, event: Event) -> SanctionStatus:
+    status = _status(event)
+    if status.state == "not_sanctionable":
+        return status
+    return replace(status, mrp_note=mrp_length_note(event.kind, event.qualifying_games))
+
+
+def _status(event: Event) -> SanctionStatus:
     note = event.sanction_note
     if event.kind not in SANCTIONABLE:
         return SanctionStatus(

@@ -16,13 +16,15 @@ qualifying results after that (a correction, a cross-check, a tie playoff) calls
 
 from __future__ import annotations
 
+from django.urls import reverse
 from django.utils import timezone
 
 from tournaments.core.cut import CutState, cut_change, cut_state, describe_cut_change
 from tournaments.models import Entry, Event, MatchGame, Notice, Playoff
 from tournaments.selectors.events import event_play_started
+from tournaments.selectors.waiting import Blocker
 from tournaments.services.consolation import consolation_of, consolation_sync_entries
-from tournaments.services.errors import ServiceError
+from tournaments.services.errors import Blocked, ServiceError
 from tournaments.services.ledger import ledger_refresh_request
 from tournaments.services.playoffs import seeds_and_matches_create
 from tournaments.services.ratings import ratings_request
@@ -77,11 +79,12 @@ def cut_guard_apply(*, event: Event, rebuild: bool) -> bool:
 
 def _refuse_or_allow(playoff: Playoff, change, text: str, rebuild: bool) -> None:
     if change.tie:
-        raise ServiceError(
-            f"Refused: after this change {text}. Record the tie playoff between them first "
-            "(it counts only once they are tied), then make this change again.",
-            code="cut_tie",
+        tie = Blocker(
+            "Record the tie playoff between them first (it counts only once they are tied), "
+            "then make this change again",
+            reverse("tie-playoff", args=[playoff.event_id]),
         )
+        raise Blocked(f"Refused: after this change {text}.", [tie], code="cut_tie")
     refusal = playoff_rebuild_refusal(playoff)
     if refusal:
         raise ServiceError(

@@ -15,6 +15,17 @@ class ServiceError(Exception):
         self.code = code
 
 
+class Blocked(ServiceError):
+    """A step refused for several reasons at once: ``blockers`` (``selectors.waiting.Blocker``,
+    each with the page that settles it) are all named, in the message too."""
+
+    def __init__(self, lead: str, blockers: list, *, code: str = "not_ready"):
+        self.lead = lead
+        self.blockers = list(blockers)
+        listed = "; ".join(blocker.text for blocker in self.blockers)
+        super().__init__(f"{lead} {listed}.", code=code)
+
+
 class RowErrors(ServiceError):
     """Several problems found in one import; nothing was saved."""
 

@@ -19,14 +19,16 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 
 from tournaments import tasks
 from tournaments.core.mrp import MRP_SCHEDULE, MrpUnavailable, mrp_awards, mrp_table_for
 from tournaments.models import Entry, Event, Finalisation, Job, MrpAward, Playoff
 from tournaments.selectors.final import bracket_of, qualifier_results
+from tournaments.selectors.waiting import WITHDRAWN, Blocker, cut_blockers
 from tournaments.services.audit import Kind, audit_record
-from tournaments.services.errors import ServiceError
+from tournaments.services.errors import Blocked, ServiceError
 from tournaments.services.jobs import Progress, job_enqueue
 from tournaments.services.standings import _compute
 
@@ -43,39 +45,77 @@ NOT_IN_LEDGER = (
 )
 
 
-def finalise_refusal(event: Event) -> str | None:
-    """Why ``event`` cannot be finalised now, or None when it can."""
-    if event.sanctioned:
-        try:
-            mrp_table_for(event.kind, event.qualifying_games)
-        except MrpUnavailable as exc:
-            return f"This event cannot be finalised: {exc}."
+UNFINALISED = (
+    "The results are no longer final: {why} reopened the final, so the MRP awards are "
+    "withdrawn. Finalise again from the final results page once the final is decided."
+)
+
+
+def final_reopened(*, event: Event, was_final: bool) -> bool:
+    """Whether a change to the playoffs just un-finalised ``event``: it was final, and its
+    final is no longer decided (the ledger job then withdraws the awards)."""
+    playoff = Playoff.objects.filter(event=event).first()
+    return was_final and (playoff is None or bracket_of(playoff).champion is None)
+
+
+def mrp_by_hand(event: Event) -> str:
+    """Why a sanctioned event's MRPs are reported by hand (no published table covers its
+    length: ``core.mrp``), or "": it is finalised with no awards, the ACC package without MRPs."""
+    if not event.sanctioned:
+        return ""
+    try:
+        mrp_table_for(event.kind, event.qualifying_games)
+    except MrpUnavailable as exc:
+        return (
+            f"Its results are final, with no MRPs in the ledger: {exc}. The ACC results "
+            "package lists every player without MRPs."
+        )
+    return ""
+
+
+def finalise_blockers(event: Event) -> list[Blocker]:
+    """Everything that stops ``event`` being finalised now, each with its page; [] when it can."""
     playoff = Playoff.objects.filter(event=event).first()
     if playoff is None:
-        return "Make the cut and play the playoffs first."
+        return cut_blockers(event=event) or [
+            Blocker("Make the cut and build the bracket", reverse("event-manage", args=[event.pk]))
+        ]
     if bracket_of(playoff).champion is None:
-        return "The final is not decided yet: finalise after it."
-    return None
+        bracket = reverse("playoff-bracket", args=[event.pk])
+        return [Blocker("The final is not decided yet: finalise after it", bracket)]
+    return []
+
+
+def finalise_refusal(event: Event) -> str | None:
+    """Why ``event`` cannot be finalised now (every reason), or None when it can."""
+    blockers = finalise_blockers(event)
+    return "; ".join(b.text for b in blockers) + "." if blockers else None
 
 
 @transaction.atomic
 def event_finalise_request(*, event: Event, user) -> Job:
     """The director finalises the event: its awards are written to the ledger by a job."""
     event = Event.objects.select_for_update().get(pk=event.pk)
-    refusal = finalise_refusal(event)
-    if refusal:
-        raise ServiceError(refusal, code="cannot_finalise")
+    blockers = finalise_blockers(event)
+    if blockers:
+        raise Blocked("This event cannot be finalised yet:", blockers, code="cannot_finalise")
     job = _enqueue(event, user, "finalised by the director", finalise=True)
     audit_record(
         event=event,
         actor=user,
         kind=Kind.RESULTS,
         action="event_finalise_request",
-        summary="Results finalised: the MRP awards go to the ledger"
-        if event.sanctioned
-        else "Results finalised, kept on Pegboard: the event is not sanctioned",
+        summary=_finalised_summary(event),
     )
     return job
+
+
+def _finalised_summary(event: Event) -> str:
+    if not event.sanctioned:
+        return "Results finalised, kept on Pegboard: the event is not sanctioned"
+    if mrp_by_hand(event):
+        return "Results finalised: no published MRP table covers this length, MRPs by hand"
+    return "Results finalised: the MRP awards go to the ledger"
 
 
 def _enqueue(event: Event, user, reason: str, *, finalise: bool = False) -> Job:
@@ -106,7 +146,7 @@ def _award_rows(event: Event) -> list[MrpAward] | None:
     bracket = bracket_of(playoff)
     if bracket.champion is None:
         return None
-    if not event.sanctioned:
+    if not event.sanctioned or mrp_by_hand(event):
         return []
     standings, _ = _compute(event)
     results = qualifier_results(
@@ -182,7 +222,15 @@ def _write(event, rows, current, reason, job) -> dict[str, Any]:
         rows = []
         event.finalised_at = None
         event.save(update_fields=["finalised_at"])
-        reason = f"{reason}; awards withdrawn: the final is not decided"
+        audit_record(
+            event=event,
+            actor=job.created_by if job else None,
+            kind=Kind.RESULTS,
+            action="event_unfinalised",
+            summary=UNFINALISED.format(why=reason),
+            after={"finalised_at": None, "awards_withdrawn": len(current)},
+        )
+        reason = f"{reason}; {WITHDRAWN}"
     finalisation = Finalisation.objects.create(
         event=event, number=number, reason=reason[:200], awards=len(rows),
         points=sum(row.points for row in rows), job=job,

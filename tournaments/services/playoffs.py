@@ -24,17 +24,16 @@ from tournaments.core.bracket import Bracket, build_bracket, cut_for, rederive
 from tournaments.models import (
     Entry,
     Event,
-    Game,
     Job,
     Match,
     MatchGame,
     Playoff,
     PlayoffSeed,
-    Table,
 )
 from tournaments.selectors.playoffs import qualifiers_from_rows, round_name
+from tournaments.selectors.waiting import cut_blockers, cut_tie_blocker
 from tournaments.services.audit import Kind, audit_record
-from tournaments.services.errors import ServiceError
+from tournaments.services.errors import Blocked, ServiceError
 from tournaments.services.jobs import Progress, job_enqueue
 from tournaments.services.ledger import ledger_refresh_request
 from tournaments.services.ratings import ratings_request
@@ -49,39 +48,14 @@ def best_of_for_round(*, event: Event, round: int) -> int:
     return int(per_round[min(round, len(per_round)) - 1])
 
 
-def _refusal(event: Event) -> str | None:
-    """Why the bracket cannot be built yet, or None when it can."""
-    if not event.qualifier_ratio:
-        return "This event has no playoffs (the qualifier ratio is 0)."
-    games = list(event.games.order_by("number").values_list("number", "status"))
-    open_games = [number for number, status in games if status != Game.Status.CLOSED]
-    if open_games:
-        return f"Game {open_games[0]} is not closed yet: close every qualifying game first."
-    if len(games) < event.qualifying_games:
-        return f"Only {len(games)} of the {event.qualifying_games} qualifying games are played."
-    unverified = (
-        Table.objects.filter(game__event=event)
-        .exclude(status=Table.Status.VERIFIED)
-        .order_by("game__number", "number")
-        .values_list("game__number", "number")
-        .first()
-    )
-    if unverified:
-        return f"Game {unverified[0]}, table {unverified[1]} is not verified yet."
-    return None
-
-
 def _standings_for_cut(event: Event):
-    refusal = _refusal(event)
-    if refusal:
-        raise ServiceError(refusal, code="not_ready")
+    blockers = cut_blockers(event=event)
+    if blockers:
+        raise Blocked("The bracket cannot be built yet:", blockers)
     standings, _ = _compute(event)
     if standings.cut_tie:
-        raise ServiceError(
-            f"{len(standings.cut_tie)} players are tied across the cut: record a tie playoff "
-            "before building the bracket.",
-            code="cut_tie",
-        )
+        tie = cut_tie_blocker(event=event, tied=standings.cut_tie)
+        raise Blocked("The bracket cannot be built yet:", [tie], code="cut_tie")
     return standings
 
 

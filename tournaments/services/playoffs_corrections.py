@@ -5,6 +5,9 @@ clock started, stopped or restarted.
   stay, no longer current. The winner may change.
 - void: the game counts for nobody; its lines stay in the record, no longer current. The next
   report opens a new game with the next number.
+- un-finalised: a correction or void that undecides the final of a finalised event takes the
+  results out of the ledger (``ledger.final_reopened``): the answer says so
+  (``PlayoffCorrection.unfinalised``), and so do the history and the manage page.
 - re-derive: after either, the match is decided (or no longer decided) from the games that
   count, and the bracket follows (``playoffs.playoff_sync``). A change that would alter who
   plays in a later match that already has games is refused as a whole, with the match named:
@@ -16,6 +19,7 @@ Each write holds the match row's lock.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 
 from django.db import transaction
@@ -26,6 +30,7 @@ from scoring.games import MatchError, other_side
 from tournaments.models import Entry, Match, MatchGame, MatchLine
 from tournaments.services.audit import Kind, audit_record, line_state
 from tournaments.services.errors import ServiceError
+from tournaments.services.ledger import UNFINALISED, final_reopened
 from tournaments.services.playoffs_matches import (
     match_check_in_play,
     match_entry_of,
@@ -38,6 +43,25 @@ from tournaments.services.playoffs_matches import (
 )
 
 Source = MatchLine.Source
+
+
+WHY = "a correction in the playoffs"
+
+
+@dataclass(frozen=True)
+class PlayoffCorrection:
+    """What a correction or void did: the game, and whether it un-finalised the event."""
+
+    game: MatchGame
+    unfinalised: bool
+
+    @property
+    def unfinalised_message(self) -> str:
+        return UNFINALISED.format(why=WHY) if self.unfinalised else ""
+
+
+def _unfinalised_note(unfinalised: bool) -> str:
+    return f" {UNFINALISED.format(why='this change')}" if unfinalised else ""
 
 
 def _game_state(game: MatchGame) -> dict:
@@ -106,9 +130,11 @@ def match_game_settle(
 @transaction.atomic
 def match_game_correct(
     *, match_game: MatchGame, winner_entry: Entry, spread: int, reason: str, user
-) -> MatchGame:
+) -> PlayoffCorrection:
     """A director settles or corrects a game: cards that disagree, or a decided game."""
     match, game = _locked_game(match_game)
+    event = match.playoff.event
+    was_final = event.finalised_at is not None
     before = _game_state(game)
     match_game_settle(
         match=match,
@@ -119,25 +145,29 @@ def match_game_correct(
         user=user,
         source=Source.DIRECTOR,
     )
+    unfinalised = final_reopened(event=event, was_final=was_final)
     audit_record(
-        event=match.playoff.event,
+        event=event,
         actor=user,
         kind=Kind.PLAYOFFS,
         action="match_game_correct",
         summary=f"{str(match).capitalize()}, game {game.number} corrected: "
-        f"{winner_entry.player.name} won by {spread}. {reason.strip()}",
+        f"{winner_entry.player.name} won by {spread}. {reason.strip()}"
+        + _unfinalised_note(unfinalised),
         before=before,
-        after=_game_state(game),
+        after={**_game_state(game), "unfinalised": unfinalised},
     )
-    return game
+    return PlayoffCorrection(game, unfinalised)
 
 
 @transaction.atomic
-def match_game_void(*, match_game: MatchGame, reason: str, user) -> MatchGame:
+def match_game_void(*, match_game: MatchGame, reason: str, user) -> PlayoffCorrection:
     """The game counts for nobody (a forfeit the clock should not have made, say)."""
     if not reason.strip():
         raise ServiceError("Say why the game is void.", field="reason", code="required")
     match, game = _locked_game(match_game)
+    event = match.playoff.event
+    was_final = event.finalised_at is not None
     if game.status == MatchGame.Status.VOID:
         raise ServiceError(f"Game {game.number} is already void.", code="void")
     before = _game_state(game)
@@ -145,16 +175,18 @@ def match_game_void(*, match_game: MatchGame, reason: str, user) -> MatchGame:
     game.status, game.winner_id = MatchGame.Status.VOID, None
     game.save(update_fields=["status", "winner"])
     _rederive(match)
+    unfinalised = final_reopened(event=event, was_final=was_final)
     audit_record(
-        event=match.playoff.event,
+        event=event,
         actor=user,
         kind=Kind.PLAYOFFS,
         action="match_game_void",
-        summary=f"{str(match).capitalize()}, game {game.number} void: {reason.strip()}",
+        summary=f"{str(match).capitalize()}, game {game.number} void: {reason.strip()}"
+        + _unfinalised_note(unfinalised),
         before=before,
-        after=_game_state(game),
+        after={**_game_state(game), "unfinalised": unfinalised},
     )
-    return game
+    return PlayoffCorrection(game, unfinalised)
 
 
 @transaction.atomic

@@ -13,7 +13,7 @@ from typing import Any
 
 from django.db import transaction
 
-from tournaments.core.money import GRADUATIONS, SPLITS
+from tournaments.core.money import GRADUATIONS, SPLITS, dollars
 from tournaments.models import Event, Playoff
 from tournaments.selectors.final import NO_POOL, band_of_key, event_payouts
 from tournaments.services.audit import Kind, audit_record
@@ -152,7 +152,7 @@ def payout_set_by_hand(*, event: Event, key: str, cents_each: int, user) -> Play
         actor=user,
         kind=Kind.MONEY,
         action="payout_set_by_hand",
-        summary=f"Places {key} set by hand to ${cents_each / 100:.2f} each",
+        summary=f"Places {key} set by hand to ${dollars(cents_each)} each",
         before={"key": key, "each_cents": previous},
         after={"key": key, "each_cents": cents_each, "computed_cents": computed[key]},
     )

@@ -8,11 +8,13 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
+from tournaments.core.money import dollars
 from tournaments.exports import csv_download
 from tournaments.selectors.acc_package import AccPackage, acc_package
 from tournaments.selectors.access import event_get_for_director
 from tournaments.services.errors import ServiceError
-from tournaments.services.ledger import NOT_IN_LEDGER, event_finalise_request
+from tournaments.services.ledger import NOT_IN_LEDGER, event_finalise_request, mrp_by_hand
+from tournaments.views.refusals import refusal_message
 
 EVENT_FIELDS = (
     ("Event", "event"),
@@ -45,19 +47,17 @@ PLAYER_COLUMNS = [
 ]
 
 
-def _dollars(cents: int) -> str:
-    return f"{cents / 100:.2f}"
-
-
 def event_lines(package: AccPackage) -> list[tuple[str, str]]:
     """The event part as (label, value) pairs, money in dollars."""
     lines = []
     for label, name in EVENT_FIELDS:
         value = getattr(package, name)
         if name.endswith("_cents"):
-            value = _dollars(value)
+            value = dollars(value)
         elif isinstance(value, list):
             value = ", ".join(value)
+        elif name == "mrp_schedule" and value is None:
+            value = package.mrp_note
         lines.append((label, "" if value is None else str(value)))
     return lines
 
@@ -65,11 +65,11 @@ def event_lines(package: AccPackage) -> list[tuple[str, str]]:
 def player_line(row) -> list:
     return [
         row.acc_number, "yes" if row.member else "no: not a member", row.name,
-        row.qualifying_rank or "", row.game_points, row.net_spread, row.band,
+        row.qualifying_rank or "", row.game_points, row.net_spread, row.finish,
         "" if row.mrp is None else row.mrp,
         "" if row.mrp_qualifying is None else row.mrp_qualifying,
         "" if row.mrp_playoff is None else row.mrp_playoff,
-        _dollars(row.payout_cents),
+        dollars(row.payout_cents),
     ]  # fmt: skip
 
 
@@ -80,11 +80,13 @@ def finalise(request, event_id: int):
     try:
         job = event_finalise_request(event=event, user=request.user)
     except ServiceError as exc:
-        messages.error(request, exc.message)
+        refusal_message(request, exc)
     else:
         job.refresh_from_db()
         if not event.sanctioned:
             messages.success(request, NOT_IN_LEDGER)
+        elif mrp_by_hand(event):
+            messages.success(request, mrp_by_hand(event))
         elif job.status == job.Status.SUCCEEDED:
             messages.success(request, "The results are final: the MRPs are in the ledger.")
         else:

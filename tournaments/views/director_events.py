@@ -29,6 +29,7 @@ from tournaments.selectors.events import (
 )
 from tournaments.selectors.games import games_of_event
 from tournaments.selectors.sanctioning import event_sanction_status
+from tournaments.selectors.waiting import event_waiting
 from tournaments.services import events as event_services
 from tournaments.services.errors import ServiceError
 from tournaments.services.links import token_undo_refusal
@@ -76,6 +77,8 @@ def dashboard_context(event, **forms):
         "import_errors": forms.get("import_errors", []),
         "role_form": forms.get("role_form") or RoleForm(),
         "roles": event_role_holders(event=event),
+        "waiting": event_waiting(event=event),
+        "mrp_note": event_sanction_status(event=event).mrp_note,
     }
 
 

@@ -12,11 +12,11 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from tournaments.core.bracket import band_players
-from tournaments.core.money import GRADUATIONS, place_key
+from tournaments.core.money import GRADUATIONS, dollars, held_places, place_key
 from tournaments.exports import csv_download
 from tournaments.models import EventRole
 from tournaments.selectors.access import event_get_for_director, event_get_for_viewer, event_roles
-from tournaments.selectors.final import event_final_results, event_payouts
+from tournaments.selectors.final import band_of_key, event_final_results, event_payouts
 from tournaments.services.consolation import consolation_create, consolation_of
 from tournaments.services.errors import ServiceError
 from tournaments.services.prizes import (
@@ -37,8 +37,9 @@ def _cents(dollars: Decimal) -> int:
     return int(dollars * 100)
 
 
-def _dollars(cents: int) -> Decimal:
-    return Decimal(cents) / 100
+def _form_dollars(cents: int) -> Decimal:
+    """An amount as a form's initial value (what is shown is ``core.money.dollars``)."""
+    return Decimal(dollars(cents))
 
 
 class MoneyForm(forms.Form):
@@ -55,12 +56,12 @@ class MoneyForm(forms.Form):
         required=False,
     )
 
-    def __init__(self, *args, bands=(), **kwargs):
+    def __init__(self, *args, bands=(), qualifiers=0, **kwargs):
         super().__init__(*args, **kwargs)
         self.band_keys = [place_key(*band) for band in bands]
-        for key in self.band_keys:
+        for band, key in zip(bands, self.band_keys, strict=True):
             self.fields[f"band_{key}"] = forms.DecimalField(
-                label=f"Places {key} (% of the playoff fund, shared)",
+                label=f"Places {held_places(*band, qualifiers)} (% of the playoff fund, shared)",
                 min_value=0,
                 max_value=100,
                 decimal_places=2,
@@ -90,8 +91,8 @@ def _initial(event) -> dict:
     pool = event.qualifier_pool or {}
     split = pool.get("split", "none")
     initial = {
-        "entry_fee": _dollars(event.entry_fee_cents),
-        "sanctioning_fee": _dollars(event.sanctioning_fee_cents),
+        "entry_fee": _form_dollars(event.entry_fee_cents),
+        "sanctioning_fee": _form_dollars(event.sanctioning_fee_cents),
         "pool": f"graduated-{pool.get('graduation')}" if split == "graduated" else split,
         "pool_percent": pool.get("percent"),
     }
@@ -109,7 +110,7 @@ def results(request, event_id: int):
         {
             "event": event,
             "results": final,
-            "rows": [(row, f"{_dollars(row.payout_cents):.2f}") for row in final.rows],
+            "rows": final.rows,
             "is_director": is_director,
             "consolation": consolation_of(main_event=event) if is_director else None,
         },
@@ -129,9 +130,9 @@ def results_csv(request, event_id: int):
                 row.acc_number,
                 row.qualifying_rank or "",
                 row.seed or "",
-                row.band,
+                row.finish,
                 "" if row.mrp is None else row.mrp,
-                f"{_dollars(row.payout_cents):.2f}",
+                dollars(row.payout_cents),
             ]
         )
     return response
@@ -144,9 +145,7 @@ def payouts_csv(request, event_id: int):
     writer.writerow(["place", "name", "acc_number", "payout"])
     for row in final.rows:
         if row.payout_cents:
-            writer.writerow(
-                [row.place, row.name, row.acc_number, f"{_dollars(row.payout_cents):.2f}"]
-            )
+            writer.writerow([row.place, row.name, row.acc_number, dollars(row.payout_cents)])
     return response
 
 
@@ -157,7 +156,7 @@ def money(request, event_id: int):
     bands = list(band_players(table.qualifiers)) if table.qualifiers else []
     status = 200
     if request.method == "POST":
-        form = MoneyForm(request.POST, bands=bands)
+        form = MoneyForm(request.POST, bands=bands, qualifiers=table.qualifiers)
         if form.is_valid():
             try:
                 event_money_update(event=event, user=request.user, **form.settings())
@@ -168,7 +167,7 @@ def money(request, event_id: int):
                 return redirect("event-money", event_id=event.pk)
         status = 400
     else:
-        form = MoneyForm(initial=_initial(event), bands=bands)
+        form = MoneyForm(initial=_initial(event), bands=bands, qualifiers=table.qualifiers)
     context = {"event": event, "form": form, "table": table, **_money_display(table)}
     return render(request, "tournaments/final/money.html", context, status=status)
 
@@ -177,27 +176,35 @@ def _money_display(table) -> dict:
     """Dollar figures for the page: the fund, each payout line, and what is not paid."""
     if table.fund is None:
         return {"has_playoff": False}
-    fund = {k: _dollars(getattr(table.fund, k)) for k in ("entry_fees", "sanctioning_fees", "net")}
+    fund = {k: dollars(getattr(table.fund, k)) for k in ("entry_fees", "sanctioning_fees", "net")}
     lines, totals = [], {}
     if table.payouts is not None:
         p = table.payouts
         lines = [
             {
                 "key": str(line.key),
+                "places": _line_places(str(line.key), table.qualifiers),
                 "players": line.players,
-                "each": f"{_dollars(line.each):.2f}",
-                "total": f"{_dollars(line.total):.2f}",
+                "each": dollars(line.each),
+                "total": dollars(line.total),
                 "adjusted": str(line.key) in table.adjustments,
             }
             for line in p.lines
         ]
         totals = {
-            "paid": f"{_dollars(p.paid):.2f}",
-            "unallocated": f"{_dollars(p.unallocated):.2f}",
-            "rounding": f"{_dollars(p.rounding_left_over):.2f}",
-            "balance": f"{_dollars(p.balance):.2f}",
+            "paid": dollars(p.paid),
+            "unallocated": dollars(p.unallocated),
+            "rounding": dollars(p.rounding_left_over),
+            "balance": dollars(p.balance),
         }
     return {"fund": fund, "lines": lines, "totals": totals, "has_playoff": table.has_playoff}
+
+
+def _line_places(key: str, qualifiers: int) -> str:
+    """A payout line's places as people read them: playoff band "5-8" of 6 qualifiers is "5-6"."""
+    if key.startswith("Q"):
+        return key
+    return held_places(*band_of_key(key), qualifiers)
 
 
 @login_required
@@ -218,7 +225,7 @@ def money_adjust(request, event_id: int):
     except ServiceError as exc:
         messages.error(request, exc.message)
     else:
-        messages.success(request, f"Places {key} now receive ${amount:.2f} each.")
+        messages.success(request, f"Places {key} now receive ${dollars(_cents(amount))} each.")
     return redirect("event-money", event_id=event.pk)
 
 

@@ -34,6 +34,7 @@ from tournaments.services.playoffs_matches import match_forfeits_apply, match_ga
 from tournaments.services.results import line_preview
 from tournaments.views.live import live_page
 from tournaments.views.player import ReportForm, player_page_context
+from tournaments.views.refusals import refusal_message
 
 
 class CorrectionForm(forms.Form):
@@ -85,7 +86,7 @@ def build(request, event_id: int):
     try:
         job = playoff_build_request(event=event, user=request.user)
     except ServiceError as exc:
-        messages.error(request, exc.message)
+        refusal_message(request, exc)
         return redirect("event-manage", event_id=event.pk)
     job.refresh_from_db()
     if job.status == job.Status.SUCCEEDED:
@@ -156,6 +157,11 @@ def match_clock_stop_view(request, event_id: int, match_id: int):
     return redirect("match-detail", event_id=event_id, match_id=match_id)
 
 
+def _say_unfinalised(request, change) -> None:
+    if change.unfinalised:
+        messages.warning(request, change.unfinalised_message)
+
+
 @login_required
 @require_POST
 def match_game_correction(request, event_id: int, match_id: int, number: int):
@@ -166,7 +172,7 @@ def match_game_correction(request, event_id: int, match_id: int, number: int):
     if form.is_valid():
         data = form.cleaned_data
         try:
-            match_game_correct(
+            change = match_game_correct(
                 match_game=game,
                 winner_entry=Entry.objects.get(pk=data["winner"]),
                 spread=data["margin"],
@@ -174,6 +180,7 @@ def match_game_correction(request, event_id: int, match_id: int, number: int):
                 user=request.user,
             )
             messages.success(request, f"Game {number} is corrected.")
+            _say_unfinalised(request, change)
             return redirect("match-detail", event_id=event_id, match_id=match_id)
         except ServiceError as exc:
             form.add_error("margin" if exc.field == "margin" else None, exc.message)
@@ -189,8 +196,11 @@ def match_game_void_view(request, event_id: int, match_id: int, number: int):
     form = VoidForm(request.POST, prefix=f"v{number}")
     if form.is_valid():
         try:
-            match_game_void(match_game=game, reason=form.cleaned_data["reason"], user=request.user)
+            change = match_game_void(
+                match_game=game, reason=form.cleaned_data["reason"], user=request.user
+            )
             messages.success(request, f"Game {number} is void: it counts for nobody.")
+            _say_unfinalised(request, change)
             return redirect("match-detail", event_id=event_id, match_id=match_id)
         except ServiceError as exc:
             form.add_error(None, exc.message)

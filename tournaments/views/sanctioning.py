@@ -21,7 +21,11 @@ from tournaments.selectors.access import (
     event_get_for_sanctioning,
     may_sanction,
 )
-from tournaments.selectors.sanctioning import sanction_requests, sanctioned_events
+from tournaments.selectors.sanctioning import (
+    event_sanction_status,
+    sanction_requests,
+    sanctioned_events,
+)
 from tournaments.services.errors import ServiceError
 from tournaments.services.sanctioning import (
     event_sanction_decline,
@@ -56,6 +60,9 @@ def event_sanctioning(request, event_id: int):
     else:
         _done(request, lambda: event_sanction_request(event=event, user=request.user),
               "Asked: the ACC office will sanction the event or say why not.")  # fmt: skip
+        mrp_note = event_sanction_status(event=event).mrp_note
+        if mrp_note:
+            messages.warning(request, mrp_note)
     return redirect("event-settings", event_id=event.pk)  # the message, then the section
 
 

@@ -22,7 +22,7 @@ def test_finish_bands_and_named_places(finished_main):
     final = event_final_results(event=event)
     ranked = event.ranked
     assert final.complete
-    assert final.bands == [("1", 1), ("2", 1), ("3-4", 2), ("5-8", 1)]
+    assert final.bands == [("1", 1), ("2", 1), ("3-4", 2), ("5", 1)]
     seeds = _by_seed(final)
     assert [seeds[s].band for s in (1, 2, 3, 4, 5)] == ["2", "3-4", "1", "3-4", "5-8"]
     # Three byes: one player loses in round 1, alone in place 5 (places 6-8 were byes).

@@ -146,7 +146,6 @@ def test_reopening_the_final_withdraws_the_awards(
     ("settings", "message"),
     [
         ({"preset": "acc-consolation", "play": False}, "final is not decided"),
-        ({"preset": "acc-consolation", "games": 6}, "report this event by hand"),
     ],
 )
 def test_refused_with_the_reason(finished_event, settings, message):

@@ -1,0 +1,19 @@
+"""A service's refusal as a page message: a ``Blocked`` one lists every blocker with a link to
+the page that settles it (the message stays safe HTML through the session)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.utils.html import format_html, format_html_join
+
+from tournaments.services.errors import Blocked, ServiceError
+
+
+def refusal_message(request, exc: ServiceError) -> None:
+    if not isinstance(exc, Blocked):
+        messages.error(request, exc.message)
+        return
+    items = format_html_join(
+        "", '<li><a href="{}">{}</a></li>', ((b.url, b.text) for b in exc.blockers)
+    )
+    messages.error(request, format_html('{}<ul class="blockers">{}</ul>', exc.lead, items))
