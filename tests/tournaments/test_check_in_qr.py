@@ -8,9 +8,9 @@ import pytest
 from django.contrib.messages import get_messages
 
 from tests.factories import EntryFactory, EventFactory, PlayerFactory, UserFactory
+from tournaments.errors import ServiceError
 from tournaments.models import AuditEntry, Entry, Event
 from tournaments.services.check_in import entry_self_check_in
-from tournaments.services.errors import ServiceError
 from tournaments.views.check_in import event_check_in_code
 
 pytestmark = pytest.mark.django_db

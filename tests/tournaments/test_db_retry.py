@@ -13,11 +13,11 @@ from django.conf import settings
 from django.db import OperationalError, connection
 
 from tests.helpers import commit_answer_lost, connection_terminate
+from tournaments.errors import ServiceError
 from tournaments.models import CardLine, Entry, Job, Table
 from tournaments.selectors.access import entry_get_by_token
 from tournaments.services import jobs, results
 from tournaments.services.conflicts import DROP_RETRIES, read_again_on_drop, retry_on_conflict
-from tournaments.services.errors import ServiceError
 from tournaments.services.jobs import job_run
 from tournaments.services.results import card_line_report
 

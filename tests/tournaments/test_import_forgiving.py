@@ -10,13 +10,13 @@ from hypothesis import strategies as st
 from tests.factories import EntryFactory, EventFactory, PlayerFactory, UserFactory
 from tests.tournaments.api.conftest import client_for
 from tournaments.core.player_list import ListError, PlayerIndex, header_key, read_player_list
+from tournaments.errors import ServiceError
 from tournaments.models import AuditEntry, Entry, Player
 from tournaments.services.entries_import import (
     ImportChoicesNeeded,
     ImportRowErrors,
     entries_import_csv,
 )
-from tournaments.services.errors import ServiceError
 from tournaments.services.withdrawals import entry_withdraw
 
 EUROPEAN_EXCEL = "\ufeffName;ACC Number\r\nZoë Ärger;A-1\r\nBea Baker;A-2\r\nCal Cross;\r\n"

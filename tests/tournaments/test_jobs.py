@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 
 def test_enqueue_runs_the_task_eagerly_after_commit(django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
-        job = job_enqueue(kind="health", task=tasks.health_check)
+        job = job_enqueue(kind="health", task="tournaments.tasks.health_check")
     job.refresh_from_db()
     assert job.status == Job.Status.SUCCEEDED
     assert job.result["select_1"] == 1
@@ -26,8 +26,8 @@ def test_enqueue_runs_the_task_eagerly_after_commit(django_capture_on_commit_cal
 
 def test_enqueue_twice_with_a_key_creates_one_job(django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        first = job_enqueue(kind="health", key="event:1", task=tasks.health_check)
-        second = job_enqueue(kind="health", key="event:1", task=tasks.health_check)
+        first = job_enqueue(kind="health", key="event:1", task="tournaments.tasks.health_check")
+        second = job_enqueue(kind="health", key="event:1", task="tournaments.tasks.health_check")
     assert first.pk == second.pk
     assert len(callbacks) == 1
     assert Job.objects.count() == 1
@@ -153,7 +153,9 @@ def test_a_job_waits_while_another_of_its_kind_runs_for_the_same_key(
     def work(job, progress):
         # While the first runs, a second is asked for and delivered: it must wait its turn.
         with django_capture_on_commit_callbacks(execute=True):
-            second = job_enqueue(kind="health", key="event:9", task=tasks.health_check)
+            second = job_enqueue(
+                kind="health", key="event:9", task="tournaments.tasks.health_check"
+            )
         second.refresh_from_db()
         calls.append(second.status)
         return {}

@@ -8,9 +8,9 @@ from django.utils import timezone
 
 from scoring.games import CardLine as EngineLine
 from tests.factories import EntryFactory, UserFactory
+from tournaments.errors import ServiceError
 from tournaments.models import CardLine, EventRole, Game, Notice, Table
 from tournaments.services.corrections import table_correct, tie_playoff_record
-from tournaments.services.errors import ServiceError
 from tournaments.services.events import event_update_settings
 from tournaments.services.results import card_line_report, game_close
 

@@ -4,9 +4,9 @@ Rule 12.2 when they do not, corrected with an audit trail; standings follow."""
 import pytest
 
 from scoring.games import CardLine as EngineLine
+from tournaments.errors import ServiceError
 from tournaments.models import CardLine, Game, Notice, StandingsSnapshot, Table
 from tournaments.services.corrections import table_correct, table_cross_check
-from tournaments.services.errors import ServiceError
 from tournaments.services.results import card_line_report, game_close
 
 pytestmark = pytest.mark.django_db

@@ -6,8 +6,8 @@ import pytest
 
 from tests.factories import EventFactory, PlayerFactory, UserFactory
 from tests.tournaments.api.conftest import client_for
+from tournaments.errors import ServiceError
 from tournaments.models import AuditEntry, EventRole
-from tournaments.services.errors import ServiceError
 from tournaments.services.roles import event_role_grant, event_role_revoke
 
 pytestmark = pytest.mark.django_db

@@ -7,11 +7,11 @@ import pytest
 
 from tests.factories import EventFactory, UserFactory
 from tests.tournaments.api.conftest import client_for
+from tournaments.errors import ServiceError
 from tournaments.models import Club, Entry, Event
 from tournaments.services.clubs import club_create
 from tournaments.services.entries import Registration, entry_register
 from tournaments.services.entries_import import entries_import_csv
-from tournaments.services.errors import ServiceError
 from tournaments.services.events import event_create
 from tournaments.services.validation import clean_email, clean_name
 

@@ -45,7 +45,7 @@ def test_the_link_of_a_withdrawn_player(client, event_in_play, django_capture_on
 
 
 def test_the_engine_check_refuses_any_seat_after_the_withdrawal(event_in_play):
-    from tournaments.services.errors import ServiceError
+    from tournaments.errors import ServiceError
     from tournaments.services.results import card_line_preview
 
     event = event_in_play(10)

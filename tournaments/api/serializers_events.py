@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from tournaments.errors import ServiceError
 from tournaments.models import Entry, Event, Game, Job
 from tournaments.presets import PRESETS
 from tournaments.services.entries_import import csv_upload_text
-from tournaments.services.errors import ServiceError
 
 # Events
 

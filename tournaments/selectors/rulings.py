@@ -26,10 +26,10 @@ from scoring import (
     score_hand,
     score_play,
 )
+from tournaments.errors import ServiceError
 from tournaments.models import Event, EventRole, JudgeCall, Ruling, Seat, Table
 from tournaments.selectors.access import JUDGING_ROLES
 from tournaments.selectors.people import person_name, users_with_names
-from tournaments.services.errors import ServiceError
 
 
 def events_judged_by(*, user) -> QuerySet[Event]:

@@ -53,6 +53,7 @@ from django.db import DataError, IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from tournaments.errors import ServiceError
 from tournaments.models import Club, ClubAward, Entry, Event, EventRole, Player
 from tournaments.presets import PRESETS
 from tournaments.selectors.access import DIRECTOR, club_directs, event_roles
@@ -63,7 +64,6 @@ from tournaments.services.audit import Kind, audit_record
 from tournaments.services.backup_checks import BackupRefusal
 from tournaments.services.backup_import_rows import PlayRows, rows_create
 from tournaments.services.clubs import club_award_build
-from tournaments.services.errors import ServiceError
 from tournaments.services.events import event_settings_check
 from tournaments.services.ledger import event_finalise, finalise_refusal
 from tournaments.services.night_cards import night_cards_write

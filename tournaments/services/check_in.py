@@ -9,10 +9,10 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
+from tournaments.errors import ServiceError
 from tournaments.models import Entry, Event
 from tournaments.selectors.events import event_next_game_number, event_play_started
 from tournaments.services.audit import Kind, audit_record
-from tournaments.services.errors import ServiceError
 from tournaments.services.withdrawals import entry_state
 
 

@@ -17,10 +17,10 @@ from django.db import IntegrityError, transaction
 
 from scoring import CardError, score_hand
 from tournaments.core.seasons import season_of
+from tournaments.errors import ServiceError
 from tournaments.models import Club, ClubAward, ClubRole, Entry, Event, EventRole, NightCard
 from tournaments.selectors.access import club_directs
 from tournaments.services.audit import Kind, audit_record
-from tournaments.services.errors import ServiceError
 from tournaments.services.events import event_create_unaudited
 from tournaments.services.roles import person_find
 from tournaments.services.validation import clean_name

@@ -25,19 +25,16 @@ from scoring.crosscheck import (
 )
 from scoring.games import SIDES
 from scoring.games import CardLine as EngineLine
+from tournaments.errors import ServiceError
 from tournaments.models import CardLine, EventRole, Game, Playoff, Seat, Table, TiePlayoff
 from tournaments.selectors.access import event_roles
 from tournaments.selectors.events import event_scoring_settings
 from tournaments.selectors.results import current_lines, staff_line_source
+from tournaments.selectors.standings import standings_qualifiers
 from tournaments.services.audit import Kind, audit_record, line_state
 from tournaments.services.cut_guard import cut_guard_apply
-from tournaments.services.errors import ServiceError
 from tournaments.services.results import card_line_report, line_replace, mark_verified
-from tournaments.services.standings import (
-    notify_cut_changes,
-    standings_qualifiers,
-    standings_request,
-)
+from tournaments.services.standings import notify_cut_changes, standings_request
 
 Source = CardLine.Source
 VERIFIED = CardLine.Kind.VERIFIED

@@ -21,11 +21,11 @@ from dataclasses import dataclass
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from tournaments.errors import ServiceError
 from tournaments.models import Club, Entry, Event, Player
 from tournaments.selectors.events import event_next_game_number, event_play_started
 from tournaments.selectors.player_identity import Candidate, player_candidates
 from tournaments.services.audit import Kind, audit_record
-from tournaments.services.errors import ServiceError
 from tournaments.services.validation import (
     clean_acc_number,
     clean_email,

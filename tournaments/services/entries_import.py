@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from django.db import transaction
 
 from tournaments.core import player_list
+from tournaments.errors import RowErrors, ServiceError
 from tournaments.models import Entry, Event, Player
 from tournaments.selectors.player_identity import Candidate, player_candidates
 from tournaments.services.audit import Kind, audit_record
@@ -28,7 +29,6 @@ from tournaments.services.entries import (
     registration_problems,
     withdrawn_entry_of,
 )
-from tournaments.services.errors import RowErrors, ServiceError
 
 MAX_IMPORT_ROWS = 5000
 MAX_IMPORT_BYTES = 2_000_000

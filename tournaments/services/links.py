@@ -13,10 +13,10 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
+from tournaments.errors import ServiceError
 from tournaments.models import Entry
 from tournaments.models.events import new_report_token
 from tournaments.services.audit import Kind, audit_record
-from tournaments.services.errors import ServiceError
 
 UNDO_WINDOW = timedelta(minutes=10)
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 from django.db import transaction
 from django.db.models import Count, Q, Sum
 
-from tournaments import tasks
 from tournaments.core.seasons import RULES, season_of
 from tournaments.models import CardLine, Event, Game, NightCard, Table
 from tournaments.services.jobs import job_enqueue
@@ -132,5 +131,5 @@ def _card(event: Event, row: dict) -> NightCard | None:
 def night_cards_rebuild_request(*, user=None):
     """Every club night's cards again from the lines, by a job (after a rule change, say)."""
     return job_enqueue(
-        kind="points-all", key="all", task=tasks.rebuild_night_cards, created_by=user
+        kind="points-all", key="all", task="tournaments.tasks.rebuild_night_cards", created_by=user
     )

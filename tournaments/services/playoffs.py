@@ -19,8 +19,8 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from tournaments import tasks
 from tournaments.core.bracket import Bracket, build_bracket, cut_for, rederive
+from tournaments.errors import ServiceError
 from tournaments.models import (
     Entry,
     Event,
@@ -33,12 +33,12 @@ from tournaments.models import (
     Table,
 )
 from tournaments.selectors.playoffs import qualifiers_from_rows, round_name
+from tournaments.selectors.standings import standings_entrants, standings_live
 from tournaments.services.audit import Kind, audit_record
-from tournaments.services.errors import ServiceError
 from tournaments.services.jobs import Progress, job_enqueue
 from tournaments.services.ledger import ledger_refresh_request
 from tournaments.services.ratings import ratings_request
-from tournaments.services.standings import _compute, _entrants, standings_snapshot_now
+from tournaments.services.standings import standings_snapshot_now
 
 DEFAULT_BEST_OF = 5
 
@@ -75,7 +75,7 @@ def _standings_for_cut(event: Event):
     refusal = _refusal(event)
     if refusal:
         raise ServiceError(refusal, code="not_ready")
-    standings, _ = _compute(event)
+    standings = standings_live(event=event)
     if standings.cut_tie:
         raise ServiceError(
             f"{len(standings.cut_tie)} players are tied across the cut: record a tie playoff "
@@ -94,7 +94,7 @@ def playoff_build_request(*, event: Event, user) -> Job:
     job = job_enqueue(
         kind="bracket",
         key=f"event:{event.pk}",
-        task=tasks.build_playoff,
+        task="tournaments.tasks.build_playoff",
         created_by=user if user is not None and user.is_authenticated else None,
         join_running=True,
         event_id=event.pk,
@@ -121,7 +121,7 @@ def playoff_build(
     if existing:
         return {"created": False, "playoff": existing.pk, "qualifiers": existing.qualifiers}
     standings = _standings_for_cut(event)
-    entrants = len(_entrants(event))
+    entrants = len(standings_entrants(event=event))
     cut = cut_for(entrants, event.qualifier_ratio)
     qualifiers = [row.entry_id for row in standings.rows if row.qualifies]
     if len(qualifiers) != cut.qualifiers:

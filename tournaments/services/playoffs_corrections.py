@@ -23,9 +23,9 @@ from django.utils import timezone
 
 from scoring.games import CardLine as EngineLine
 from scoring.games import MatchError, other_side
+from tournaments.errors import ServiceError
 from tournaments.models import Entry, Match, MatchGame, MatchLine
 from tournaments.services.audit import Kind, audit_record, line_state
-from tournaments.services.errors import ServiceError
 from tournaments.services.playoffs_matches import (
     match_check_in_play,
     match_entry_of,

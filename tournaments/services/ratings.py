@@ -24,7 +24,6 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from tournaments import tasks
 from tournaments.core.ratings import DEFAULT_PARAMS, SYSTEM, RatedGame, Rating, RatingBook
 from tournaments.models import (
     CardLine,
@@ -41,12 +40,17 @@ from tournaments.services.jobs import Progress, job_enqueue
 def ratings_request(*, event: Event) -> Job:
     """A finished event's games go into the ratings, by a job (incremental when it can)."""
     return job_enqueue(
-        kind="ratings", key=f"event:{event.pk}", task=tasks.rate_event, event_id=event.pk
+        kind="ratings",
+        key=f"event:{event.pk}",
+        task="tournaments.tasks.rate_event",
+        event_id=event.pk,
     )
 
 
 def ratings_recompute_request(*, user=None) -> Job:
-    return job_enqueue(kind="ratings-all", key="all", task=tasks.rate_all, created_by=user)
+    return job_enqueue(
+        kind="ratings-all", key="all", task="tournaments.tasks.rate_all", created_by=user
+    )
 
 
 def _played_on(event: Event) -> date:

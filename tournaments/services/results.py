@@ -20,13 +20,13 @@ from scoring.games import (
     lines_reciprocal,
     validate_card_line,
 )
+from tournaments.errors import ServiceError
 from tournaments.models import CardLine, Game, Notice, Seat, Table
 from tournaments.selectors.compiled import Compiled
 from tournaments.selectors.events import event_scoring_settings
 from tournaments.selectors.results import report_refusal, table_current_lines, unreported_entries
 from tournaments.services.audit import Kind, audit_record
 from tournaments.services.conflicts import retry_on_conflict
-from tournaments.services.errors import ServiceError
 from tournaments.services.standings import standings_request
 
 Source = CardLine.Source

@@ -30,6 +30,7 @@ from scoring.rulings import (
     result_lines,
 )
 from scoring.rulings import Ruling as EngineRuling
+from tournaments.errors import ServiceError
 from tournaments.models import (
     CardLine,
     Entry,
@@ -42,7 +43,6 @@ from tournaments.models import (
 from tournaments.selectors.events import event_scoring_settings
 from tournaments.services.audit import Kind, audit_record
 from tournaments.services.corrections import table_lines_replace
-from tournaments.services.errors import ServiceError
 from tournaments.services.judge_calls import table_check_in_play
 from tournaments.services.playoffs_matches import (
     match_check_in_play,

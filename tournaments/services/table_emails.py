@@ -27,7 +27,6 @@ from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from tournaments import tasks
 from tournaments.models import Entry, Game, Job, Seat, TableEmail
 from tournaments.selectors.games import game_pairings
 from tournaments.services.jobs import Progress, job_enqueue
@@ -49,7 +48,7 @@ def table_emails_request(*, game: Game, user=None) -> Job | None:
     return job_enqueue(
         kind="table-emails",
         key=f"event:{game.event_id}:game:{game.number}",
-        task=tasks.send_table_emails,
+        task="tournaments.tasks.send_table_emails",
         created_by=user,
         event_id=game.event_id,
         number=game.number,

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from tournaments.errors import ServiceError
 from tournaments.models import Entry, Event
 from tournaments.selectors.events import event_next_game_number, event_play_started
 from tournaments.services.audit import Kind, audit_record
-from tournaments.services.errors import ServiceError
 
 
 def entry_state(entry: Entry) -> dict:

@@ -26,12 +26,12 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.crypto import constant_time_compare
 
+from tournaments.errors import ServiceError
 from tournaments.models import Entry, Event, Player
 from tournaments.selectors.access import event_get_for_director
 from tournaments.selectors.events import entries_of_event
 from tournaments.selectors.live import event_version
 from tournaments.services.check_in import entries_check_in, entry_self_check_in
-from tournaments.services.errors import ServiceError
 from tournaments.views.confirm import Confirmation, confirm_page, confirmed
 from tournaments.views.live import live_page
 from tournaments.views.standings import scorecard_qr_svg

@@ -12,6 +12,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
+from tournaments.errors import ServiceError
 from tournaments.models import Club, ClubAward, Entry
 from tournaments.selectors.access import club_directs, club_get_for_director
 from tournaments.selectors.clubs import club_get, club_page, national_grass_roots, season_table
@@ -23,7 +24,6 @@ from tournaments.services.clubs import (
     club_night_create,
     club_update_settings,
 )
-from tournaments.services.errors import ServiceError
 
 PER_PAGE = 50
 

@@ -10,12 +10,12 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from tournaments.errors import ServiceError
 from tournaments.forms import ImportForm, RegistrationForm
 from tournaments.selectors.access import entry_get_for_director, event_get_for_director
 from tournaments.services import check_in as check_in_services
 from tournaments.services import entries as entry_services
 from tournaments.services import entries_import as import_services
-from tournaments.services.errors import ServiceError
 from tournaments.services.links import UNDO_WINDOW, entry_token_restore, entry_token_revoke
 from tournaments.services.withdrawals import entry_rejoin, entry_withdraw
 from tournaments.views.confirm import Confirmation, confirm_page, confirmed

@@ -14,6 +14,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from scoring.rulings import CATALOGUE
+from tournaments.errors import ServiceError
 from tournaments.models import Match
 from tournaments.selectors.access import (
     entry_get_by_token,
@@ -34,7 +35,6 @@ from tournaments.selectors.rulings import (
     rulings_of_event,
     table_seats,
 )
-from tournaments.services.errors import ServiceError
 from tournaments.services.judge_calls import judge_call_answer, judge_call_create
 from tournaments.services.rulings import ruling_preview, ruling_record
 from tournaments.services.rulings_match import ruling_record_in_match

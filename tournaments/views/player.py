@@ -11,6 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.utils import timezone
 
+from tournaments.errors import ServiceError
 from tournaments.models import Notice
 from tournaments.selectors.access import entry_get_by_token
 from tournaments.selectors.account_links import account_link_offer, account_links_of_user
@@ -19,7 +20,6 @@ from tournaments.selectors.player_state import player_state
 from tournaments.selectors.players import entries_of_user, player_of_user
 from tournaments.selectors.results import entry_current_seat
 from tournaments.services.conflicts import read_again_on_drop
-from tournaments.services.errors import ServiceError
 from tournaments.services.results import card_line_preview, card_line_report
 from tournaments.views.account_links import link_ask
 from tournaments.views.check_in import check_in_by_link

@@ -10,6 +10,7 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
+from tournaments.errors import ServiceError
 from tournaments.models import Entry, EventRole
 from tournaments.selectors.access import (
     entry_get_by_token,
@@ -22,7 +23,6 @@ from tournaments.selectors.access import (
 from tournaments.selectors.live import public_version
 from tournaments.selectors.playoffs import bracket_for_event, entry_current_match, match_games
 from tournaments.services.conflicts import read_again_on_drop
-from tournaments.services.errors import ServiceError
 from tournaments.services.playoffs import playoff_build_request
 from tournaments.services.playoffs_corrections import (
     match_clock_start,

@@ -26,6 +26,7 @@ from tests.tournaments.playoffs.conftest import (  # noqa: F401  (qualified_even
     play_game,
     qualified_event,
 )
+from tournaments.errors import ServiceError
 from tournaments.models import (
     CardLine,
     ClubAward,
@@ -45,7 +46,6 @@ from tournaments.models import (
 from tournaments.selectors.final import event_payouts
 from tournaments.services.backup_import import event_import
 from tournaments.services.corrections import table_correct
-from tournaments.services.errors import ServiceError
 from tournaments.services.judge_calls import judge_call_answer, judge_call_create
 from tournaments.services.ledger import event_finalise_request
 from tournaments.services.links import entry_token_revoke

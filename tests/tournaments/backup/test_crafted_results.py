@@ -17,13 +17,13 @@ from tests.tournaments.backup.conftest import delete_event, restored_ledger, row
 from tests.tournaments.clubs.conftest import club_world  # noqa: F401  (a fixture)
 from tests.tournaments.final.conftest import finished_main  # noqa: F401  (a fixture)
 from tests.tournaments.ledger.conftest import finished_event  # noqa: F401  (a fixture)
+from tournaments.errors import ServiceError
 from tournaments.models import AuditEntry, Club, ClubAward, Event, Game, MrpAward, NightCard
 from tournaments.selectors.player_pages import mrp_leaderboard
 from tournaments.services.backup_export import event_export
 from tournaments.services.backup_import import RESTORED, event_import
 from tournaments.services.clubs import club_award_record
 from tournaments.services.consolation import consolation_create
-from tournaments.services.errors import ServiceError
 from tournaments.services.ledger import event_finalise_request
 
 pytestmark = pytest.mark.django_db

@@ -6,9 +6,9 @@ import pytest
 
 from scoring.games import CardLine as EngineLine
 from tests.tournaments.corrections.conftest import seats_of
+from tournaments.errors import ServiceError
 from tournaments.models import AuditEntry, CardLine, Table
 from tournaments.services.corrections import table_correct
-from tournaments.services.errors import ServiceError
 from tournaments.services.results import card_line_report
 
 pytestmark = pytest.mark.django_db

@@ -10,9 +10,9 @@ from django.urls import reverse
 from tests.factories import UserFactory
 from tests.tournaments.judges.conftest import make_judge
 from tests.tournaments.playoffs import conftest as playoffs
+from tournaments.errors import ServiceError
 from tournaments.models import Match, MatchGame, MatchLine, Playoff, Ruling
 from tournaments.selectors.playoffs import matches_with_scores
-from tournaments.services.errors import ServiceError
 from tournaments.services.playoffs import playoff_build
 from tournaments.services.rulings_match import ruling_record_in_match
 

@@ -8,8 +8,8 @@ import pytest
 
 from tests.factories import EventFactory, UserFactory
 from tests.tournaments.judges.conftest import make_judge
+from tournaments.errors import ServiceError
 from tournaments.models import CardLine, EventRole, JudgeCall, Ruling, Table
-from tournaments.services.errors import ServiceError
 from tournaments.services.judge_calls import judge_call_answer, judge_call_create
 from tournaments.services.rulings import ruling_record
 

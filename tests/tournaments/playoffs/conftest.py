@@ -3,10 +3,10 @@
 import pytest
 
 from tournaments.models import Entry, Game, Table
+from tournaments.selectors.standings import standings_live
 from tournaments.services.corrections import tie_playoff_record
 from tournaments.services.pairings import game_pairings_request, game_publish
 from tournaments.services.results import card_line_report, game_close
-from tournaments.services.standings import _compute
 
 
 def play_game(event, number, *, strength):
@@ -23,7 +23,7 @@ def play_game(event, number, *, strength):
 def break_cut_ties(event):
     """Tie playoffs won by the stronger player until no tie straddles the cut."""
     for _ in range(20):
-        standings, _ = _compute(event)
+        standings = standings_live(event=event)
         if not standings.cut_tie:
             return
         first, second = sorted(standings.cut_tie)[:2]
