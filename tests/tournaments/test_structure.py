@@ -136,3 +136,31 @@ def test_an_unknown_task_name_is_refused_before_a_job_is_made():
     with pytest.raises(LookupError, match="tournaments.tasks.pair_gmae"):
         job_enqueue(kind="pairing", key="event:1:1", task="tournaments.tasks.pair_gmae")
     assert not Job.objects.exists()
+
+
+# What names a person rather than an entry: an account link, a rating, a win chance, a club
+# award, a night card, a player's own page, a name match.
+PERSON_HOLDERS = {"link", "rating", "prediction", "award", "card", "page", "c", "candidate"}
+
+
+def test_entries_are_named_through_the_entrant_seam():
+    """``Entry.name`` and ``selectors.entrants`` name an entry; nothing reaches past them to
+    the player's name (tests/tournaments/test_entrant_seam.py checks the pages themselves)."""
+    import re
+
+    sources = [p for p in (ROOT / "tournaments").rglob("*.py") if "migrations" not in p.parts]
+    sources += list((ROOT / "templates").rglob("*.html")) + list(
+        (ROOT / "templates").rglob("*.txt")
+    )
+    reached = []
+    for path in sources:
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            for found in re.finditer(r"\b(\w+)\.player\.name\b|\"(?:entry__)?player__name\"", line):
+                if found.group(1) not in PERSON_HOLDERS:
+                    reached.append(f"{path.relative_to(ROOT)}:{number}: {found.group(0)}")
+    allowed = {
+        "tournaments/models/events.py": "ENTRANT_NAME itself",
+        "tournaments/selectors/player_pages.py": "the national MRP table ranks people",
+        "tournaments/selectors/clubs.py": "club ratings and night cards are a person's",
+    }
+    assert [r for r in reached if r.split(":")[0] not in allowed] == []

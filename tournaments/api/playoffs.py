@@ -74,7 +74,7 @@ def _side(match, side: str) -> dict:
     entry = getattr(match, f"entry_{side}")
     return {
         "entry_id": entry.pk if entry else None,
-        "name": entry.player.name if entry else None,
+        "name": entry.name if entry else None,
         "seed": getattr(match, f"seed_{side}"),
         "wins": getattr(match, f"wins_{side}", 0),
     }

@@ -92,7 +92,7 @@ class PlayerState:
 
     @property
     def name(self) -> str:
-        return self.entry.player.name
+        return self.entry.name
 
     @property
     def event(self) -> str:

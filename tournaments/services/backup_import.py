@@ -302,8 +302,8 @@ class _Restore(PlayRows):
         tokens = [token for token, _ in links]
         taken = Entry.objects.filter(
             Q(report_token__in=tokens) | Q(previous_report_token__in=tokens)
-        ).values_list("player__name", flat=True)
-        names = list(taken[:3])
+        ).select_related("player")
+        names = [entry.name for entry in taken[:3]]
         if names:
             raise ServiceError(
                 f"The private links of {', '.join(names)} are already in use here (is this event "

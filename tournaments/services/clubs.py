@@ -151,7 +151,7 @@ def club_award_build(
         card = NightCard.objects.filter(event=event, entry=entry).first()
         if card is None or card.games_won != card.games_played or card.games_played < 9:
             raise ServiceError(
-                f"{entry.player.name}'s card of that night does not show every game won.",
+                f"{entry.name}'s card of that night does not show every game won.",
                 field="kind",
                 code="not_a_grand_slam",
             )

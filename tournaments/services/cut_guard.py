@@ -21,6 +21,7 @@ from django.utils import timezone
 from tournaments.core.cut import CutState, cut_change, cut_state, describe_cut_change
 from tournaments.errors import ServiceError
 from tournaments.models import Entry, Event, MatchGame, Notice, Playoff
+from tournaments.selectors import entrants
 from tournaments.selectors.events import event_play_started
 from tournaments.selectors.standings import standings_live
 from tournaments.services.consolation import consolation_of, consolation_sync_entries
@@ -61,7 +62,7 @@ def cut_guard_apply(*, event: Event, rebuild: bool) -> bool:
     change = cut_change(before, after)
     rebuilt = False
     if change:
-        names = dict(Entry.objects.filter(event=event).values_list("pk", "player__name"))
+        names = entrants.entry_names(entries=Entry.objects.filter(event=event))
         text = describe_cut_change(change, names)
         _refuse_or_allow(playoff, change, text, rebuild)
         _rebuild(playoff, standings)

@@ -162,7 +162,7 @@ def entry_add_unaudited(event: Event, reg: Registration, *, check_in: bool) -> E
             entry.save()
     except IntegrityError:
         raise ServiceError(
-            f"{entry.player.name} is already entered in this event.",
+            f"{entry.name} is already entered in this event.",
             field="name",
             code="already_entered",
         ) from None
@@ -182,9 +182,9 @@ def entry_register(
         raise ServiceError("This event is finished.", code="event_finished")
     entry = entry_add_unaudited(event, registration, check_in=check_in)
     if entry.restored:
-        summary = f"{entry.player.name} entered again: their withdrawn entry is restored"
+        summary = f"{entry.name} entered again: their withdrawn entry is restored"
     else:
-        summary = f"{entry.player.name} entered" + (" and checked in" if check_in else "")
+        summary = f"{entry.name} entered" + (" and checked in" if check_in else "")
     audit_record(
         event=event,
         actor=user,

@@ -241,7 +241,7 @@ def playoff_sync(*, playoff: Playoff) -> int | None:
 
 def _dependent_refusal(row: Match, rounds: int) -> str:
     players = " v ".join(
-        e.player.name
+        e.name
         for e in Entry.objects.select_related("player").filter(
             pk__in=[row.entry_a_id, row.entry_b_id]
         )

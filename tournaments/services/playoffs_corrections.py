@@ -125,7 +125,7 @@ def match_game_correct(
         kind=Kind.PLAYOFFS,
         action="match_game_correct",
         summary=f"{str(match).capitalize()}, game {game.number} corrected: "
-        f"{winner_entry.player.name} won by {spread}. {reason.strip()}",
+        f"{winner_entry.name} won by {spread}. {reason.strip()}",
         before=before,
         after=_game_state(game),
     )
@@ -174,8 +174,8 @@ def match_clock_start(*, match: Match, absent: Entry, user, now: datetime | None
         actor=user,
         kind=Kind.PLAYOFFS,
         action="match_clock_start",
-        summary=f"No-show clock started against {absent.player.name} in {match}",
-        after={"absent": absent.player.name, "started_at": match.clock_started_at},
+        summary=f"No-show clock started against {absent.name} in {match}",
+        after={"absent": absent.name, "started_at": match.clock_started_at},
     )
     return match
 
@@ -187,7 +187,7 @@ def match_clock_stop(*, match: Match, user) -> Match:
     if match.clock_started_at is None:
         raise ServiceError("The no-show clock is not running.", code="clock_stopped")
     absent = Entry.objects.select_related("player").get(pk=match.absent_id)
-    before = {"absent": absent.player.name, "started_at": match.clock_started_at}
+    before = {"absent": absent.name, "started_at": match.clock_started_at}
     match.clock_started_at = None
     match.save(update_fields=["clock_started_at"])
     audit_record(
@@ -195,7 +195,7 @@ def match_clock_stop(*, match: Match, user) -> Match:
         actor=user,
         kind=Kind.PLAYOFFS,
         action="match_clock_stop",
-        summary=f"No-show clock against {absent.player.name} stopped in {match}",
+        summary=f"No-show clock against {absent.name} stopped in {match}",
         before=before,
     )
     return match

@@ -188,7 +188,7 @@ def ruling_preview(
 def _reason(outcome: RulingOutcome, table: Table) -> str:
     return (
         f"Judges' ruling, game {table.game.number} table {table.number}: "
-        f"{outcome.infraction.name} by {outcome.offender.entry.player.name}."
+        f"{outcome.infraction.name} by {outcome.offender.entry.name}."
     )
 
 
@@ -252,8 +252,8 @@ def ruling_audit(
         kind=Kind.RULINGS,
         action=action,
         summary=f"Ruling, {where}: {outcome.infraction.name} by "
-        f"{outcome.offender.entry.player.name}"
-        + (f"; {outcome.winner.entry.player.name} wins the game" if outcome.winner else ""),
+        f"{outcome.offender.entry.name}"
+        + (f"; {outcome.winner.entry.name} wins the game" if outcome.winner else ""),
         before={
             "offender": outcome.score_before_offender,
             "opponent": outcome.score_before_opponent,

@@ -225,7 +225,7 @@ def _play_playoffs(event: Event, director, rng: random.Random, report: Simulatio
     event.refresh_from_db()
     champion = Match.objects.filter(playoff__event=event).order_by("-round").first()
     if champion and champion.winner_id:
-        report.champion = champion.winner.player.name
+        report.champion = champion.winner.name
 
 
 def _next_match(event: Event) -> Match | None:

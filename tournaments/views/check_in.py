@@ -161,7 +161,7 @@ def check_in_everyone(request, event_id: int):
             messages.error(request, exc.message)
         else:
             count = len(done)
-            text = f"{done[0].player.name} is checked in." if count == 1 else None
+            text = f"{done[0].name} is checked in." if count == 1 else None
             messages.success(request, text or f"{count} players checked in.")
         return redirect("event-check-in", event_id=event.pk)
     waiting = list(entries_of_event(event=event).filter(status=Entry.Status.REGISTERED))
@@ -177,7 +177,7 @@ def check_in_everyone(request, event_id: int):
 
 
 def _confirm_everyone(request, event: Event, chosen: list[Entry]):
-    names = [e.player.name for e in chosen]
+    names = [e.name for e in chosen]
     count = len(names)
     shown = ", ".join(names[:NAMED]) + (f" and {count - NAMED} more" if count > NAMED else "")
     players = "1 player" if count == 1 else f"{count} players"

@@ -102,7 +102,7 @@ class RulingForm(forms.Form):
             for code, infraction in CATALOGUE.items()
             if code != "muggins" or event.muggins
         ]
-        self.fields["offender"].choices = [(s.entry_id, s.entry.player.name) for s in seats]
+        self.fields["offender"].choices = [(s.entry_id, s.entry.name) for s in seats]
         judges = self.fields["judges"]
         judges.queryset = event_judges(event=event)
         judges.label_from_instance = person_name
@@ -227,12 +227,12 @@ def _ruling_page(request, context, seats, *, record, **place):
 
 def _saved_message(ruling) -> str:
     message = (
-        f"Ruling saved: {ruling.get_code_display()} against {ruling.offender.player.name}. "
+        f"Ruling saved: {ruling.get_code_display()} against {ruling.offender.name}. "
         f"Offender {ruling.score_before_offender} → {ruling.score_after_offender}, "
         f"opponent {ruling.score_before_opponent} → {ruling.score_after_opponent}."
     )
     if ruling.game_over:
-        message += f" Game over: {ruling.winner.player.name} wins; the card lines are verified."
+        message += f" Game over: {ruling.winner.name} wins; the card lines are verified."
         if ruling.match_game_id:
             message = message.replace("the card lines are", "the game is")
     return message

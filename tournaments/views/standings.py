@@ -125,7 +125,7 @@ def scorecards(request, event_id: int):
     cards = []
     for entry in entries:
         url = request.build_absolute_uri(reverse("player-page", args=[entry.report_token]))
-        qr = scorecard_qr_svg(url, f"Link for {entry.player.name}")
+        qr = scorecard_qr_svg(url, f"Link for {entry.name}")
         cards.append({"entry": entry, "url": url, "qr": qr})
     per_sheet = cards_per_sheet(event.qualifying_games)
     # Every card has the same empty lines: made once here, where a loop in the template took
