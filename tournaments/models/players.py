@@ -1,8 +1,5 @@
-"""Clubs and players.
+"""Players: one record per person, across events and clubs.
 
-- club: an ACC Grass Roots club (or any cribbage club) that runs club nights and tracks seasons.
-  ``region``: the ACC groups clubs and sanctioned events by region (free text, as the region's
-  commissioner names it).
 - player: a person who enters events. ``acc_number`` is the ACC membership number, unique when
   given; many players at club nights have none. One person is one player across events: their
   entries, points and ratings hang on this record. ``email`` and ``phone`` are the record's
@@ -15,50 +12,16 @@
 """
 
 from django.conf import settings
-from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
-
-
-class Club(models.Model):
-    class GrassRootsRule(models.TextChoices):
-        ACC_12 = "acc-12:2024", "ACC club practice: a card of 12 or more game points earns them"
-        EVERY_CARD = "every-card:2024", "Every card earns its game points"
-
-    name = models.CharField(max_length=200, unique=True)
-    city = models.CharField(max_length=200, blank=True)
-    region = models.CharField(max_length=100, blank=True, db_index=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    # The club's settings: its season, its points rule, and what a new club night starts from.
-    season_start_month = models.PositiveSmallIntegerField(
-        default=9, validators=[MinValueValidator(1), MaxValueValidator(12)]
-    )
-    season_end_month = models.PositiveSmallIntegerField(
-        default=5, validators=[MinValueValidator(1), MaxValueValidator(12)]
-    )
-    grass_roots_rule = models.CharField(
-        max_length=40, choices=GrassRootsRule.choices, default=GrassRootsRule.ACC_12
-    )
-    drop_worst_nights = models.PositiveSmallIntegerField(
-        default=0,
-        validators=[MaxValueValidator(10)],
-        help_text="how many of a player's worst nights a season leaves out (0: none)",
-    )
-    night_games = models.PositiveSmallIntegerField(
-        default=9, validators=[MinValueValidator(1), MaxValueValidator(30)]
-    )
-
-    class Meta:
-        ordering = ["name"]
-
-    def __str__(self) -> str:
-        return self.name
 
 
 class Player(models.Model):
     name = models.CharField(max_length=200)
     acc_number = models.CharField("ACC number", max_length=20, blank=True)
-    home_club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.SET_NULL)
+    home_club = models.ForeignKey(
+        "tournaments.Club", null=True, blank=True, on_delete=models.SET_NULL
+    )
     email = models.EmailField(blank=True)
     phone = models.CharField(max_length=40, blank=True)
     user = models.OneToOneField(
