@@ -17,7 +17,7 @@ from tournaments.views import (
 )
 
 urlpatterns = [
-    path("", include("tournaments.urls_judges")),
+    path("", include("tournaments.urls_rulings")),
     path("", include("tournaments.urls_playoffs")),
     path("", include("tournaments.urls_final")),
     path("", include("tournaments.urls_players")),

@@ -11,7 +11,7 @@ from django.core import mail
 from django.utils import timezone
 
 from tests.factories import EntryFactory, EventFactory, PlayerFactory, UserFactory
-from tests.tournaments.api.conftest import client_for
+from tests.helpers import client_for
 from tournaments.errors import ServiceError
 from tournaments.models import AccountLink, Player
 from tournaments.services.account_links import (

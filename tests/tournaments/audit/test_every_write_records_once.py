@@ -16,7 +16,6 @@ import pytest
 
 from scoring.games import CardLine as EngineLine
 from tests.factories import EntryFactory, EventFactory, PlayerFactory, UserFactory
-from tests.tournaments.playoffs.conftest import qualified_event  # noqa: F401  (a fixture)
 from tournaments import services
 from tournaments.models import AuditEntry, Entry, EventRole, Game, JudgeCall, Match, Table
 from tournaments.services import (

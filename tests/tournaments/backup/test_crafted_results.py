@@ -14,9 +14,6 @@ from django.core.management import CommandError, call_command
 from tests.factories import PlayerFactory, UserFactory
 from tests.helpers import sanction
 from tests.tournaments.backup.conftest import delete_event, restored_ledger, row_counts
-from tests.tournaments.clubs.conftest import club_world  # noqa: F401  (a fixture)
-from tests.tournaments.final.conftest import finished_main  # noqa: F401  (a fixture)
-from tests.tournaments.ledger.conftest import finished_event  # noqa: F401  (a fixture)
 from tournaments.errors import ServiceError
 from tournaments.models import AuditEntry, Club, ClubAward, Event, Game, MrpAward, NightCard
 from tournaments.selectors.player_pages import mrp_leaderboard

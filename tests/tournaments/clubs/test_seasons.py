@@ -6,7 +6,7 @@ from datetime import date
 import pytest
 
 from tests.factories import UserFactory
-from tests.tournaments.api.conftest import client_for
+from tests.helpers import client_for
 from tournaments.core.seasons import Card, season_of, season_standings
 from tournaments.errors import ServiceError
 from tournaments.models import ClubAward, Entry, Event, NightCard

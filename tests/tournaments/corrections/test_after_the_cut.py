@@ -8,8 +8,7 @@ from __future__ import annotations
 import pytest
 
 from scoring.games import CardLine as EngineLine
-from tests.helpers import sanction
-from tests.tournaments.api.conftest import client_for
+from tests.helpers import client_for, sanction
 from tests.tournaments.corrections.conftest import seats_of
 from tournaments.core.cut import CutState, cut_change, cut_state
 from tournaments.core.standings import Line, compute_standings

@@ -4,7 +4,7 @@ refused as a whole."""
 
 import pytest
 
-from tests.tournaments.api.conftest import client_for
+from tests.helpers import client_for
 from tournaments.errors import ServiceError
 from tournaments.models import AuditEntry, Event, Match, MatchGame, MatchLine, Playoff
 from tournaments.services.playoffs import playoff_build

@@ -132,7 +132,7 @@ def test_the_correction_form_starts_from_the_current_lines(client, event_in_play
 
 
 def test_the_api_names_the_line_of_the_request(event_in_play, django_capture_on_commit_callbacks):
-    from tests.tournaments.api.conftest import client_for
+    from tests.helpers import client_for
 
     event = event_in_play(10)
     _verified_table(event)

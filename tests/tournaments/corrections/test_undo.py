@@ -8,7 +8,7 @@ import pytest
 from django.utils import timezone
 
 from tests.factories import EntryFactory, EventFactory, PlayerFactory, UserFactory
-from tests.tournaments.api.conftest import client_for
+from tests.helpers import client_for
 from tournaments.errors import ServiceError
 from tournaments.models import AuditEntry, Entry, Game, Table
 from tournaments.services.entries import Registration, entry_register

@@ -5,7 +5,7 @@ it (linking accounts: tests/tournaments/account_links)."""
 import pytest
 
 from tests.factories import EntryFactory, EventFactory, PlayerFactory, UserFactory
-from tests.tournaments.api.conftest import client_for
+from tests.helpers import client_for
 from tournaments.errors import ServiceError
 from tournaments.models import Entry, MrpAward, Player, PlayerMerge
 from tournaments.services.entries import PlayerChoiceNeeded, Registration, entry_register

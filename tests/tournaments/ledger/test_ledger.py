@@ -7,7 +7,7 @@ import math
 import pytest
 
 from scoring.games import CardLine as EngineLine
-from tests.tournaments.api.conftest import client_for
+from tests.helpers import client_for
 from tournaments.errors import ServiceError
 from tournaments.models import (
     CardLine,

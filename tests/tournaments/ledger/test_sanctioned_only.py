@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.factories import UserFactory
-from tests.tournaments.api.conftest import client_for
+from tests.helpers import client_for
 from tournaments.models import Job, MrpAward
 from tournaments.selectors.player_pages import LeaderboardFilters, mrp_leaderboard
 from tournaments.services.ledger import event_finalise_request

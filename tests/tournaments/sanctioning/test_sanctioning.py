@@ -7,7 +7,7 @@ import pytest
 from django.contrib.auth.models import Permission
 
 from tests.factories import EventFactory, UserFactory
-from tests.tournaments.api.conftest import client_for
+from tests.helpers import client_for
 from tournaments.errors import ServiceError
 from tournaments.models import AuditEntry, Event
 from tournaments.services.events import event_create
