@@ -160,7 +160,7 @@ def test_entries_are_named_through_the_entrant_seam():
                     reached.append(f"{path.relative_to(ROOT)}:{number}: {found.group(0)}")
     allowed = {
         "tournaments/models/events.py": "ENTRANT_NAME itself",
-        "tournaments/selectors/player_pages.py": "the national MRP table ranks people",
+        "tournaments/selectors/players.py": "the national MRP table ranks people",
         "tournaments/selectors/clubs.py": "club ratings and night cards are a person's",
     }
     assert [r for r in reached if r.split(":")[0] not in allowed] == []

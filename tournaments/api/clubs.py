@@ -34,7 +34,7 @@ from tournaments.selectors.clubs import (
     rating_leaderboard,
     season_table,
 )
-from tournaments.selectors.player_pages import player_get
+from tournaments.selectors.players import player_get
 from tournaments.services.clubs import (
     CLUB_SETTINGS,
     club_award_record,

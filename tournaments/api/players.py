@@ -28,7 +28,7 @@ from tournaments.api.serializers import StrictInput
 from tournaments.errors import ServiceError
 from tournaments.models import MrpAward, Player, PlayerMerge, RecordChange
 from tournaments.selectors.access import player_get_for_editing
-from tournaments.selectors.player_pages import (
+from tournaments.selectors.players import (
     LeaderboardFilters,
     mrp_leaderboard,
     player_get,

@@ -39,7 +39,7 @@ from tournaments.selectors.access import (
     game_in,
     table_get_for_staff,
 )
-from tournaments.selectors.player_state import player_state
+from tournaments.selectors.report import player_state
 from tournaments.selectors.results import (
     current_lines,
     entry_current_seat,

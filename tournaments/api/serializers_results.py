@@ -133,7 +133,7 @@ class SettlementSerializer(serializers.Serializer):
 class CurrentGameSerializer(serializers.Serializer):
     """The player's latest game in play; ``table`` and ``opponent`` are null for the sit-out.
 
-    ``state`` and ``words`` tell where the game stands (see ``selectors/player_state``);
+    ``state`` and ``words`` tell where the game stands (see ``selectors/report``);
     ``opponent_status``: ``not_reported``, ``reported`` (the opponent has, you have not; their
     figures are not shown), ``agrees`` or ``disagrees``; null for the sit-out."""
 

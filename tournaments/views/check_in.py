@@ -66,7 +66,7 @@ def _self_check_in(request, entry: Entry) -> None:
 
 
 def check_in_by_link(request, entry: Entry):
-    """The POST of "check me in" on a player's own page (``views.player.player_page``)."""
+    """The POST of "check me in" on a player's own page (``views.report.player_page``)."""
     _self_check_in(request, entry)
     return redirect("player-page", token=entry.report_token)
 

@@ -21,7 +21,7 @@ from tournaments.selectors.player_identity import (
     player_may_edit,
     player_record_decider,
 )
-from tournaments.selectors.player_pages import (
+from tournaments.selectors.players import (
     LeaderboardFilters,
     leaderboard_regions,
     leaderboard_years,

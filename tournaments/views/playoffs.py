@@ -33,7 +33,7 @@ from tournaments.services.playoffs_corrections import (
 from tournaments.services.playoffs_matches import match_forfeits_apply, match_game_report
 from tournaments.services.results import line_preview
 from tournaments.views.live import live_page
-from tournaments.views.player import ReportForm, player_page_context
+from tournaments.views.report import ReportForm, player_page_context
 
 
 class CorrectionForm(forms.Form):

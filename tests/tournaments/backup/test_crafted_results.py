@@ -16,7 +16,7 @@ from tests.helpers import sanction
 from tests.tournaments.backup.conftest import delete_event, restored_ledger, row_counts
 from tournaments.errors import ServiceError
 from tournaments.models import AuditEntry, Club, ClubAward, Event, Game, MrpAward, NightCard
-from tournaments.selectors.player_pages import mrp_leaderboard
+from tournaments.selectors.players import mrp_leaderboard
 from tournaments.services.backup_export import event_export
 from tournaments.services.backup_import import RESTORED, event_import
 from tournaments.services.clubs import club_award_record

@@ -7,7 +7,7 @@ from django.db.models import Count
 
 from tournaments.models import Entry, Seat, Table
 from tournaments.selectors.compiled import Compiled
-from tournaments.selectors.player_state import player_state
+from tournaments.selectors.report import player_state
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,5 @@
-"""The player's screen: where they play, whether their result went in, what happens next.
+"""The report screen: the player's page behind their private link (where they play, whether their
+result went in, what happens next).
 
 ``player_state`` is the one read model of the private page and of ``GET /api/v1/report/<token>/``.
 Its ``current`` game carries a ``state`` and the plain ``words`` for it:

@@ -14,10 +14,14 @@ from django.utils import timezone
 from tournaments.errors import ServiceError
 from tournaments.models import Notice
 from tournaments.selectors.access import entry_get_by_token
-from tournaments.selectors.account_links import account_link_offer, account_links_of_user
+from tournaments.selectors.account_links import (
+    account_link_offer,
+    account_links_of_user,
+    entries_of_user,
+    player_of_user,
+)
 from tournaments.selectors.live import entry_version_by_token
-from tournaments.selectors.player_state import player_state
-from tournaments.selectors.players import entries_of_user, player_of_user
+from tournaments.selectors.report import player_state
 from tournaments.selectors.results import entry_current_seat
 from tournaments.services.conflicts import read_again_on_drop
 from tournaments.services.results import card_line_preview, card_line_report
