@@ -29,6 +29,7 @@ from tournaments.models import (
     CardLine,
     Event,
     Job,
+    MatchGame,
     MatchLine,
     PlayerRating,
     RatingPoint,
@@ -69,7 +70,7 @@ def _table_games(event_ids: list[int]) -> Iterator[tuple[int, RatedGame]]:
         CardLine.objects.filter(
             seat__game__event_id__in=event_ids,
             seat__table__isnull=False,
-            kind="verified",
+            kind=CardLine.Kind.VERIFIED,
             current=True,
         )
         .exclude(source=CardLine.Source.FORFEIT)
@@ -106,9 +107,9 @@ def _match_games(event_ids: list[int]) -> Iterator[tuple[int, RatedGame]]:
     lines = (
         MatchLine.objects.filter(
             match_game__match__playoff__event_id__in=event_ids,
-            match_game__status="verified",
+            match_game__status=MatchGame.Status.VERIFIED,
             match_game__forfeit=False,
-            kind="verified",
+            kind=MatchLine.Kind.VERIFIED,
             current=True,
         )
         .exclude(source=MatchLine.Source.FORFEIT)

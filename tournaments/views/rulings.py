@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 
 from scoring.rulings import CATALOGUE
 from tournaments.errors import ServiceError
-from tournaments.models import Match
+from tournaments.models import Game, Match
 from tournaments.selectors.access import (
     entry_get_by_token,
     event_get_for_judging,
@@ -143,9 +143,13 @@ def judge_page(request, event_id: int):
         return {
             "event": event,
             "calls": judge_calls_open(event=event),
-            "latest_game": event.games.exclude(status="not_paired").order_by("number").last(),
+            "latest_game": event.games.exclude(status=Game.Status.NOT_PAIRED)
+            .order_by("number")
+            .last(),
             "matches_in_play": (
-                Match.objects.filter(playoff__event=event, status__in=["ready", "playing"])
+                Match.objects.filter(
+                    playoff__event=event, status__in=[Match.Status.READY, Match.Status.PLAYING]
+                )
                 .select_related("entry_a__player", "entry_b__player")
                 .order_by("round", "slot")
             ),
