@@ -17,11 +17,23 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from django.test.utils import override_settings
 
 REPO = Path(__file__).resolve().parent.parent
 IN_CI = os.environ.get("CI", "").lower() == "true"
 SERVICES_REQUIRED = IN_CI or bool(os.environ.get("PEGBOARD_TEST_DATABASE_URL"))
 REDIS_URL = os.environ.get("PEGBOARD_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+
+# Fixtures that tests of several folders use (events played through the services).
+pytest_plugins = ["tests.fixtures"]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def fast_password_hashing():
+    """Tests make thousands of accounts: MD5 instead of production's PBKDF2, for the whole run
+    (module-scoped fixtures included)."""
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield
 
 
 def pytest_collection_modifyitems(config, items):

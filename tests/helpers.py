@@ -1,12 +1,23 @@
 """Helpers shared by tests of several folders (import them from here, not from another
-folder's conftest)."""
+folder's conftest): database sessions, API clients, and events played through the services."""
 
 from __future__ import annotations
 
 import psycopg
 from django.db import connection, connections
+from rest_framework.test import APIClient
 
 from tests.factories import UserFactory
+from tournaments.core.bracket import build_bracket
+from tournaments.models import Entry, Game, Match, Playoff, PlayoffSeed, StandingsSnapshot, Table
+from tournaments.selectors.standings import standings_live
+from tournaments.services.clubs import club_night_create
+from tournaments.services.corrections import tie_playoff_record
+from tournaments.services.entries import Registration, entry_register
+from tournaments.services.events import event_close_registration
+from tournaments.services.pairings import game_pairings_request, game_publish
+from tournaments.services.playoffs_matches import match_game_report
+from tournaments.services.results import card_line_report, game_close
 
 # What an administrator (or a failover script) runs: every other session on the database ends.
 TERMINATE_ALL = (
@@ -76,3 +87,152 @@ def link_account(player, user):
     player.user = user
     AccountLink.objects.create(player=player, user=user, status="confirmed", method="administrator")
     return player
+
+
+def client_for(user=None) -> APIClient:
+    client = APIClient()
+    client.default_format = "json"
+    if user is not None:
+        client.force_authenticate(user)
+    return client
+
+
+def csv_of(*rows: tuple[str, ...], header: str = "name,acc_number,club,email,phone") -> str:
+    return "\n".join([header, *(",".join(row) for row in rows)]) + "\n"
+
+
+def seated(pairings: dict) -> list[int]:
+    """Every entry in a game's pairings, at a table or sitting out."""
+    ids = [t[key] for t in pairings["tables"] for key in ("first_entry_id", "second_entry_id")]
+    if pairings["sit_out"]:
+        ids.append(pairings["sit_out"]["entry_id"])
+    return ids
+
+
+def meetings(pairings: dict) -> set[frozenset[int]]:
+    return {frozenset((t["first_entry_id"], t["second_entry_id"])) for t in pairings["tables"]}
+
+
+def play_night(club, director, players, played_on, capture, *, spread=None, winner=None):
+    """A whole night: every table reported by both players; the lower player id wins unless
+    ``winner`` (a function of the two player ids) says otherwise. Returns the event."""
+    event = club_night_create(club=club, user=director, played_on=played_on)
+    for player in players:
+        entry_register(
+            event=event,
+            registration=Registration(name=player.name, acc_number=player.acc_number),
+            check_in=True,
+            user=director,
+        )
+    event_close_registration(event=event, user=director)
+    for number in range(1, event.qualifying_games + 1):
+        with capture(execute=True):
+            game_pairings_request(event=event, number=number, user=director)
+        with capture(execute=True):
+            game_publish(game=Game.objects.get(event=event, number=number), user=director)
+        with capture(execute=True):
+            for table in Table.objects.filter(game__event=event, game__number=number):
+                a, b = table.seats.select_related("entry").order_by("position")
+                pa, pb = a.entry.player_id, b.entry.player_id
+                first = (winner or min)(pa, pb)
+                won, lost = (a, b) if first == pa else (b, a)
+                margin = spread(number, table.number) if spread else 10 + table.number
+                card_line_report(seat=won, won=True, spread=margin)
+                card_line_report(seat=lost, won=False, spread=margin)
+    event.refresh_from_db()
+    return event
+
+
+def _rows(entries, qualifiers):
+    return [
+        {
+            "rank": rank,
+            "entry_id": e.pk,
+            "game_points": 21 - rank,
+            "games_won": 0,
+            "games_played": 12,
+            "net_spread": 0,
+            "plus_spread": 0,
+            "minus_spread": 0,
+            "tied": False,
+            "playoff_needed": False,
+            "qualifies": rank <= qualifiers,
+        }
+        for rank, e in enumerate(entries, start=1)
+    ]
+
+
+def make_playoff(event, entries, qualifiers, winners_by_seed):
+    """Seeds, and Match rows as the playoff would store them, with ``winners_by_seed``
+    ({(round, slot): seed}) decided."""
+    StandingsSnapshot.objects.create(
+        event=event,
+        rows=_rows(entries, qualifiers),
+        qualifiers=qualifiers,
+        high_non_qualifier=entries[qualifiers] if len(entries) > qualifiers else None,
+    )
+    playoff = Playoff.objects.create(
+        event=event,
+        entrants=len(entries),
+        qualifiers=qualifiers,
+        high_non_qualifier=entries[qualifiers] if len(entries) > qualifiers else None,
+    )
+    for seed, entry in enumerate(entries[:qualifiers], start=1):
+        PlayoffSeed.objects.create(playoff=playoff, seed=seed, entry=entry, qualifying_rank=seed)
+    ids = [e.pk for e in entries[:qualifiers]]
+    results = {key: ids[seed - 1] for key, seed in winners_by_seed.items()}
+    bracket = build_bracket(ids, results)
+    for matches in bracket.matches:
+        for m in matches:
+            decided = m.winner is not None
+            Match.objects.create(
+                playoff=playoff,
+                round=m.round,
+                slot=m.slot,
+                best_of=5,
+                seed_a=m.seed_a,
+                seed_b=m.seed_b,
+                entry_a_id=m.player_a,
+                entry_b_id=m.player_b,
+                bye=m.bye,
+                winner_id=m.winner,
+                status="decided" if decided else "waiting",
+            )
+    return playoff
+
+
+FINISHED = {(1, 1): 4, (2, 0): 1, (2, 1): 3, (3, 0): 3}
+
+
+def play_playoffs(event, spread: int = 9) -> None:
+    """Every match, each game won by entry_a (the better seed, or the winner moving up)."""
+    for _ in range(200):
+        match = Match.objects.filter(playoff__event=event, status__in=["ready", "playing"]).first()
+        if match is None:
+            return
+        match_game_report(match=match, entry=match.entry_a, won=True, spread=spread)
+        match_game_report(match=match, entry=match.entry_b, won=False, spread=spread)
+    raise AssertionError("the playoffs did not finish")
+
+
+def play_game(event, number, *, strength):
+    """Every table of game ``number``: the stronger player (lower ``strength``) wins."""
+    for table in Table.objects.filter(game__event=event, game__number=number):
+        a, b = table.seats.order_by("position")
+        winner, loser = sorted((a, b), key=lambda seat: strength[seat.entry_id])
+        spread = 30 - strength[winner.entry_id] * 2 + number % 2  # never a skunk, rarely equal
+        card_line_report(seat=winner, won=True, spread=spread)
+        card_line_report(seat=loser, won=False, spread=spread)
+    game_close(game=Game.objects.get(event=event, number=number), user=event.director)
+
+
+def break_cut_ties(event):
+    """Tie playoffs won by the stronger player until no tie straddles the cut."""
+    for _ in range(20):
+        standings = standings_live(event=event)
+        if not standings.cut_tie:
+            return
+        first, second = sorted(standings.cut_tie)[:2]
+        winner, loser = Entry.objects.get(pk=first), Entry.objects.get(pk=second)
+        tie_playoff_record(event=event, winner=winner, loser=loser, user=event.director)
+    raise AssertionError("the cut tie would not break")

@@ -16,3 +16,7 @@ class TournamentsConfig(AppConfig):
         register_converter(NumConverter, "num")
         register_converter(LinkConverter, "link")
         user_locked_out.connect(revoke_on_lockout, dispatch_uid="pegboard-revoke-api-token")
+
+        # The tasks are registered once, here; services name them (job_enqueue) and never import
+        # this module, which imports the services.
+        import tournaments.tasks  # noqa: F401

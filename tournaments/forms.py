@@ -10,10 +10,10 @@ from django.template.defaultfilters import pluralize
 from tournaments.core.bracket import cut_for
 from tournaments.core.mrp import MRP_TABLES
 from tournaments.core.pairing_rules import max_games
+from tournaments.errors import ServiceError
 from tournaments.models import Entry, Event, EventRole
 from tournaments.presets import PRESETS
 from tournaments.services.entries_import import csv_upload_text
-from tournaments.services.errors import ServiceError
 from tournaments.services.playoffs import best_of_for_round
 
 

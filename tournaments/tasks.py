@@ -3,7 +3,16 @@
 from celery import shared_task
 from celery.signals import worker_ready
 
+from tournaments.services.account_links import account_link_code_send
 from tournaments.services.jobs import health_check_work, job_run, jobs_sweep
+from tournaments.services.ledger import event_finalise, ledger_rebuild
+from tournaments.services.night_cards import night_cards_rebuild_all
+from tournaments.services.pairings import game_pairings_generate
+from tournaments.services.playoffs import playoff_build
+from tournaments.services.playoffs_matches import playoff_forfeits_apply_all
+from tournaments.services.ratings import ratings_recompute_all, ratings_update_event
+from tournaments.services.standings import standings_recompute
+from tournaments.services.table_emails import table_emails_send
 
 
 @shared_task(name="tournaments.tasks.health_check")
@@ -25,8 +34,6 @@ def sweep_when_a_worker_starts(sender, **kwargs) -> None:
 
 @shared_task(name="tournaments.tasks.pair_game")
 def pair_game(*, job_id: int, event_id: int, number: int) -> None:
-    from tournaments.services.pairings import game_pairings_generate
-
     job_run(
         job_id=job_id,
         work=lambda job, progress: game_pairings_generate(
@@ -37,8 +44,6 @@ def pair_game(*, job_id: int, event_id: int, number: int) -> None:
 
 @shared_task(name="tournaments.tasks.recompute_standings")
 def recompute_standings(*, job_id: int, event_id: int) -> None:
-    from tournaments.services.standings import standings_recompute
-
     job_run(
         job_id=job_id,
         work=lambda job, progress: standings_recompute(
@@ -49,8 +54,6 @@ def recompute_standings(*, job_id: int, event_id: int) -> None:
 
 @shared_task(name="tournaments.tasks.build_playoff")
 def build_playoff(*, job_id: int, event_id: int) -> None:
-    from tournaments.services.playoffs import playoff_build
-
     job_run(
         job_id=job_id,
         work=lambda job, progress: playoff_build(event_id=event_id, progress=progress, job=job),
@@ -60,15 +63,11 @@ def build_playoff(*, job_id: int, event_id: int) -> None:
 @shared_task(name="tournaments.tasks.apply_playoff_forfeits")
 def apply_playoff_forfeits() -> int:
     """Periodic (beat): record the games forfeited on every running no-show clock."""
-    from tournaments.services.playoffs_matches import playoff_forfeits_apply_all
-
     return playoff_forfeits_apply_all()
 
 
 @shared_task(name="tournaments.tasks.finalise_event")
 def finalise_event(*, job_id: int, event_id: int, reason: str, finalise: bool = False) -> None:
-    from tournaments.services.ledger import event_finalise
-
     job_run(
         job_id=job_id,
         work=lambda job, progress: event_finalise(
@@ -79,36 +78,26 @@ def finalise_event(*, job_id: int, event_id: int, reason: str, finalise: bool = 
 
 @shared_task(name="tournaments.tasks.rebuild_ledger")
 def rebuild_ledger(*, job_id: int) -> None:
-    from tournaments.services.ledger import ledger_rebuild
-
     job_run(job_id=job_id, work=lambda job, progress: ledger_rebuild(progress=progress, job=job))
 
 
 @shared_task(name="tournaments.tasks.rate_event")
 def rate_event(*, job_id: int, event_id: int) -> None:
-    from tournaments.services.ratings import ratings_update_event
-
     job_run(job_id=job_id, work=lambda job, progress: ratings_update_event(event_id=event_id))
 
 
 @shared_task(name="tournaments.tasks.rate_all")
 def rate_all(*, job_id: int) -> None:
-    from tournaments.services.ratings import ratings_recompute_all
-
     job_run(job_id=job_id, work=lambda job, progress: ratings_recompute_all(progress=progress))
 
 
 @shared_task(name="tournaments.tasks.rebuild_night_cards")
 def rebuild_night_cards(*, job_id: int) -> None:
-    from tournaments.services.night_cards import night_cards_rebuild_all
-
     job_run(job_id=job_id, work=lambda job, progress: night_cards_rebuild_all(progress=progress))
 
 
 @shared_task(name="tournaments.tasks.send_table_emails")
 def send_table_emails(*, job_id: int, event_id: int, number: int) -> None:
-    from tournaments.services.table_emails import table_emails_send
-
     job_run(
         job_id=job_id,
         work=lambda job, progress: table_emails_send(
@@ -119,6 +108,4 @@ def send_table_emails(*, job_id: int, event_id: int, number: int) -> None:
 
 @shared_task(name="tournaments.tasks.send_account_link_code")
 def send_account_link_code(*, job_id: int, link_id: int) -> None:
-    from tournaments.services.account_links import account_link_code_send
-
     job_run(job_id=job_id, work=lambda job, progress: account_link_code_send(link_id=link_id))

@@ -84,7 +84,7 @@ def screenshot(page, name: str) -> Path:
 def bracket_event(event_in_play):
     """``make(players)``: a published event past two qualifying games, one in four through
     to a bracket of best-of-3 matches, built through the services."""
-    from tests.tournaments.playoffs.conftest import break_cut_ties, play_game
+    from tests.helpers import break_cut_ties, play_game
     from tournaments.models import Entry, Event, Game
     from tournaments.services.pairings import game_pairings_request, game_publish
     from tournaments.services.playoffs import playoff_build

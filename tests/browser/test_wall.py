@@ -5,7 +5,7 @@ reload; the bracket in the playoffs and the champion at the end. Screenshots: wa
 import pytest
 
 from tests.browser.conftest import screenshot
-from tests.tournaments.playoffs.conftest import play_game
+from tests.helpers import play_game
 from tournaments.models import Entry, Event, Match, Table
 from tournaments.services.playoffs_matches import match_game_report
 from tournaments.services.results import card_line_report

@@ -16,11 +16,6 @@ pytestmark = pytest.mark.django_db
 PASSWORD = "right-horse-battery-staple"
 
 
-@pytest.fixture(autouse=True)
-def fast_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def director():
     user = UserFactory(username="director")

@@ -13,8 +13,7 @@ from django.test.utils import override_settings
 
 from tests.permissions.world import build_world
 
-FAST = {
-    "PASSWORD_HASHERS": ["django.contrib.auth.hashers.MD5PasswordHasher"],
+FAST = {  # the password hasher is the whole run's (tests/conftest.py)
     "SESSION_ENGINE": "django.contrib.sessions.backends.signed_cookies",
 }
 

@@ -19,8 +19,8 @@ import pytest
 from django.core import mail
 
 from tests.factories import EntryFactory, EventFactory, PlayerFactory, UserFactory
+from tests.helpers import client_for
 from tests.permissions.snapshot import state
-from tests.tournaments.api.conftest import client_for
 from tournaments.models import AccountLink, Entry, Event, Job, MrpAward, Player, RecordChange
 
 pytestmark = pytest.mark.django_db

@@ -32,9 +32,7 @@ from types import SimpleNamespace
 from django.test import TestCase
 
 from tests.factories import EntryFactory, EventFactory, PlayerFactory, UserFactory
-from tests.helpers import link_account, sanction
-from tests.tournaments.ledger.conftest import play_playoffs
-from tests.tournaments.playoffs.conftest import break_cut_ties, play_game
+from tests.helpers import break_cut_ties, link_account, play_game, play_playoffs, sanction
 from tournaments.models import (
     AccountLink,
     ClubRole,

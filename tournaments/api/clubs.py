@@ -22,6 +22,7 @@ from rest_framework.views import APIView
 
 from tournaments.api.serializers_events import EventDirectorSerializer
 from tournaments.core.ratings import DEFAULT_PARAMS
+from tournaments.errors import ServiceError
 from tournaments.models import Club, ClubAward, Entry, NightCard, PlayerRating
 from tournaments.selectors.access import club_get_for_director
 from tournaments.selectors.clubs import (
@@ -33,7 +34,7 @@ from tournaments.selectors.clubs import (
     rating_leaderboard,
     season_table,
 )
-from tournaments.selectors.player_pages import player_get
+from tournaments.selectors.players import player_get
 from tournaments.services.clubs import (
     CLUB_SETTINGS,
     club_award_record,
@@ -41,7 +42,6 @@ from tournaments.services.clubs import (
     club_night_create,
     club_update_settings,
 )
-from tournaments.services.errors import ServiceError
 
 BIG = 2**62
 

@@ -25,9 +25,9 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
+from tournaments.errors import Blocked, RowErrors, ServiceError
 from tournaments.services.entries import PlayerChoiceNeeded
 from tournaments.services.entries_import import ImportChoicesNeeded
-from tournaments.services.errors import Blocked, RowErrors, ServiceError
 
 
 def _flatten(detail: Any, codes: Any, field: str | None) -> list[dict[str, Any]]:

@@ -6,7 +6,6 @@ from rest_framework import permissions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournaments import tasks
 from tournaments.api.serializers import JobSerializer
 from tournaments.selectors.access import job_get_for_user
 from tournaments.selectors.jobs import queue_status
@@ -54,7 +53,9 @@ class HealthJobView(APIView):
 
     @extend_schema(request=None, responses={202: JobSerializer})
     def post(self, request):
-        job = job_enqueue(kind="health", task=tasks.health_check, created_by=request.user)
+        job = job_enqueue(
+            kind="health", task="tournaments.tasks.health_check", created_by=request.user
+        )
         return Response(JobSerializer(job).data, status=status.HTTP_202_ACCEPTED)
 
 

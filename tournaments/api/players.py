@@ -25,15 +25,15 @@ from rest_framework.views import APIView
 
 from tournaments.api.record_changes import RecordChangeSerializer
 from tournaments.api.serializers import StrictInput
+from tournaments.errors import ServiceError
 from tournaments.models import MrpAward, Player, PlayerMerge, RecordChange
 from tournaments.selectors.access import player_get_for_editing
-from tournaments.selectors.player_pages import (
+from tournaments.selectors.players import (
     LeaderboardFilters,
     mrp_leaderboard,
     player_get,
     player_page,
 )
-from tournaments.services.errors import ServiceError
 from tournaments.services.players import player_merge, player_merge_undo
 from tournaments.services.record_changes import player_record_change
 

@@ -19,6 +19,7 @@ from rest_framework.views import APIView
 from tournaments.api.private import PrivateAnswers
 from tournaments.api.serializers import JobSerializer
 from tournaments.api.serializers_results import RESULTS, PreviewSerializer
+from tournaments.errors import ServiceError
 from tournaments.models import Entry, MatchGame
 from tournaments.selectors.access import (
     entry_get_by_token,
@@ -29,7 +30,6 @@ from tournaments.selectors.access import (
 )
 from tournaments.selectors.playoffs import bracket_for_event, entry_current_match, match_games
 from tournaments.services.conflicts import read_again_on_drop
-from tournaments.services.errors import ServiceError
 from tournaments.services.playoffs import playoff_build_request
 from tournaments.services.playoffs_corrections import (
     match_clock_start,
@@ -74,7 +74,7 @@ def _side(match, side: str) -> dict:
     entry = getattr(match, f"entry_{side}")
     return {
         "entry_id": entry.pk if entry else None,
-        "name": entry.player.name if entry else None,
+        "name": entry.name if entry else None,
         "seed": getattr(match, f"seed_{side}"),
         "wins": getattr(match, f"wins_{side}", 0),
     }

@@ -30,6 +30,7 @@ from tournaments.api.serializers_results import (
     ReportSerializer,
     TableDetailSerializer,
 )
+from tournaments.errors import ServiceError
 from tournaments.models import CardLine, Seat, Table
 from tournaments.selectors.access import (
     entry_get_by_token,
@@ -38,7 +39,7 @@ from tournaments.selectors.access import (
     game_in,
     table_get_for_staff,
 )
-from tournaments.selectors.player_state import player_state
+from tournaments.selectors.report import player_state
 from tournaments.selectors.results import (
     current_lines,
     entry_current_seat,
@@ -53,7 +54,6 @@ from tournaments.services.corrections import (
     table_cross_check,
     table_paper_line_enter,
 )
-from tournaments.services.errors import ServiceError
 from tournaments.services.results import (
     card_line_preview,
     card_line_report,

@@ -51,8 +51,8 @@ class RulingSerializer(serializers.ModelSerializer):
         source="match_game.number", read_only=True, allow_null=True, help_text="game of the match"
     )
     infraction = serializers.CharField(source="get_code_display", read_only=True)
-    offender_name = serializers.CharField(source="offender.player.name", read_only=True)
-    beneficiary_name = serializers.CharField(source="beneficiary.player.name", read_only=True)
+    offender_name = serializers.CharField(source="offender.name", read_only=True)
+    beneficiary_name = serializers.CharField(source="beneficiary.name", read_only=True)
 
     class Meta:
         model = Ruling

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from tournaments.errors import ServiceError
 from tournaments.models import Entry, Event, Game, Job
 from tournaments.presets import PRESETS
 from tournaments.selectors.sanctioning import event_sanction_status
 from tournaments.services.entries_import import csv_upload_text
-from tournaments.services.errors import ServiceError
 
 # Events
 
@@ -88,7 +88,7 @@ class EntrySerializer(serializers.ModelSerializer):
     """A player's entry, with the player's name, ACC number and home club, and the contact
     details the player gave for this event (never what they gave another event)."""
 
-    name = serializers.CharField(source="player.name", read_only=True)
+    name = serializers.CharField(read_only=True)
     acc_number = serializers.CharField(source="player.acc_number", read_only=True)
     club = serializers.CharField(source="player.home_club.name", read_only=True, allow_null=True)
     email = serializers.CharField(read_only=True, help_text="for this event; empty if none")

@@ -52,7 +52,7 @@ class HistoryLineSerializer(serializers.ModelSerializer):
 
     position = serializers.IntegerField(source="seat.position")
     entry_id = serializers.IntegerField(source="seat.entry_id")
-    name = serializers.CharField(source="seat.entry.player.name")
+    name = serializers.CharField(source="seat.entry.name")
     entered_by = serializers.CharField(source="entered_by.username", allow_null=True, default=None)
     kind = serializers.CharField(help_text=KIND_HELP)
 
@@ -133,7 +133,7 @@ class SettlementSerializer(serializers.Serializer):
 class CurrentGameSerializer(serializers.Serializer):
     """The player's latest game in play; ``table`` and ``opponent`` are null for the sit-out.
 
-    ``state`` and ``words`` tell where the game stands (see ``selectors/player_state``);
+    ``state`` and ``words`` tell where the game stands (see ``selectors/report``);
     ``opponent_status``: ``not_reported``, ``reported`` (the opponent has, you have not; their
     figures are not shown), ``agrees`` or ``disagrees``; null for the sit-out."""
 
@@ -223,7 +223,7 @@ class TableSeatSerializer(serializers.Serializer):
 
     position = serializers.IntegerField(source="seat.position")
     entry_id = serializers.IntegerField(source="seat.entry_id")
-    name = serializers.CharField(source="seat.entry.player.name")
+    name = serializers.CharField(source="seat.entry.name")
     reported = StoredLineSerializer(allow_null=True)
     verified = StoredLineSerializer(allow_null=True)
     current = StoredLineSerializer(allow_null=True)

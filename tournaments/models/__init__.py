@@ -2,19 +2,21 @@
 
 from tournaments.models.account_links import AccountLink
 from tournaments.models.audit import AuditEntry
-from tournaments.models.clubs import ClubAward, ClubRole, NightCard, PlayerRating, RatingPoint
-from tournaments.models.events import Entry, Event, EventRole
+from tournaments.models.clubs import Club, ClubAward, ClubRole, NightCard
+from tournaments.models.events import ENTRANT_NAME, Entry, Event, EventRole
 from tournaments.models.games import Game, Seat, Table
 from tournaments.models.jobs import Job
 from tournaments.models.ledger import Finalisation, MrpAward
 from tournaments.models.notifications import TableEmail
-from tournaments.models.people import Club, Player, PlayerMerge
+from tournaments.models.players import Player, PlayerMerge
 from tournaments.models.playoffs import Match, MatchGame, MatchLine, Playoff, PlayoffSeed
+from tournaments.models.ratings import PlayerRating, RatingPoint
 from tournaments.models.record_changes import RecordChange
 from tournaments.models.results import CardLine, Notice, StandingsSnapshot, TiePlayoff
 from tournaments.models.rulings import JudgeCall, Ruling
 
 __all__ = [
+    "ENTRANT_NAME",
     "AccountLink",
     "RecordChange",
     "AuditEntry",

@@ -1,6 +1,9 @@
-"""Clubs' own records: who runs a club, each player's card of a club night, the club's awards,
-and every player's skill rating with its history.
+"""Clubs and their own records: who runs a club, each player's card of a club night, the club's
+awards.
 
+- club: an ACC Grass Roots club (or any cribbage club) that runs club nights and tracks seasons.
+  ``region``: the ACC groups clubs and sanctioned events by region (free text, as the region's
+  commissioner names it).
 - club director: a person who runs a club: its nights, its settings, its awards.
 - season: September to May by default (the club's ``season_start_month`` to
   ``season_end_month``), named by the year it starts in.
@@ -10,16 +13,50 @@ and every player's skill rating with its history.
   add them up.
 - award: a 28 or 29 hand (the hand checked by the engine) or a 9-0 night ("grand slam"),
   recorded by a club director.
-- rating: a player's current skill rating (``core.ratings``); ``RatingPoint`` is its history,
-  one point per event or club night the player played.
 """
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 
 from tournaments.models.events import Entry, Event
-from tournaments.models.people import Club, Player
+from tournaments.models.players import Player
+
+
+class Club(models.Model):
+    class GrassRootsRule(models.TextChoices):
+        ACC_12 = "acc-12:2024", "ACC club practice: a card of 12 or more game points earns them"
+        EVERY_CARD = "every-card:2024", "Every card earns its game points"
+
+    name = models.CharField(max_length=200, unique=True)
+    city = models.CharField(max_length=200, blank=True)
+    region = models.CharField(max_length=100, blank=True, db_index=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    # The club's settings: its season, its points rule, and what a new club night starts from.
+    season_start_month = models.PositiveSmallIntegerField(
+        default=9, validators=[MinValueValidator(1), MaxValueValidator(12)]
+    )
+    season_end_month = models.PositiveSmallIntegerField(
+        default=5, validators=[MinValueValidator(1), MaxValueValidator(12)]
+    )
+    grass_roots_rule = models.CharField(
+        max_length=40, choices=GrassRootsRule.choices, default=GrassRootsRule.ACC_12
+    )
+    drop_worst_nights = models.PositiveSmallIntegerField(
+        default=0,
+        validators=[MaxValueValidator(10)],
+        help_text="how many of a player's worst nights a season leaves out (0: none)",
+    )
+    night_games = models.PositiveSmallIntegerField(
+        default=9, validators=[MinValueValidator(1), MaxValueValidator(30)]
+    )
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
 
 
 class ClubRole(models.Model):
@@ -101,44 +138,3 @@ class ClubAward(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()}: {self.player}"
-
-
-class PlayerRating(models.Model):
-    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="rating")
-    mu = models.FloatField()
-    sigma = models.FloatField()
-    games = models.PositiveIntegerField(default=0)
-    system = models.CharField(max_length=40)
-    updated_at = models.DateTimeField(auto_now=True)
-
-    class Meta:
-        indexes = [models.Index(fields=["-mu"])]
-
-    def __str__(self) -> str:
-        return f"{self.player}: {self.mu:.1f} +- {2 * self.sigma:.1f}"
-
-    @property
-    def low(self) -> float:
-        return self.mu - 2 * self.sigma
-
-    @property
-    def high(self) -> float:
-        return self.mu + 2 * self.sigma
-
-
-class RatingPoint(models.Model):
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_points")
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rating_points")
-    played_on = models.DateField()
-    mu = models.FloatField()
-    sigma = models.FloatField()
-    games = models.PositiveIntegerField()
-
-    class Meta:
-        ordering = ["player", "played_on", "event"]
-        constraints = [
-            models.UniqueConstraint(fields=["player", "event"], name="rating_point_once")
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.player} after {self.event}: {self.mu:.1f}"

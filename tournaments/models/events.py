@@ -28,7 +28,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 
-from tournaments.models.people import Club, Player
+from tournaments.models.players import Player
 
 
 def new_report_token() -> str:
@@ -55,7 +55,7 @@ class Event(models.Model):
     name = models.CharField(max_length=200)
     kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.MAIN)
     preset = models.CharField(max_length=40, blank=True, help_text="the preset it started from")
-    club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.SET_NULL)
+    club = models.ForeignKey("tournaments.Club", null=True, blank=True, on_delete=models.SET_NULL)
     parent = models.ForeignKey(
         "self",
         null=True,
@@ -211,6 +211,12 @@ class EventRole(models.Model):
         return f"{self.user} as {self.get_role_display()} of {self.event}"
 
 
+# The entrant's name as a query path from an entry (ordering, values, annotations). With
+# ``Entry.name`` and ``Entry.players`` it is the entrant seam: today an entry is one player;
+# a doubles team will change these three, and the pages, exports and e-mails follow.
+ENTRANT_NAME = "player__name"
+
+
 class Entry(models.Model):
     class Status(models.TextChoices):
         REGISTERED = "registered", "Registered"
@@ -239,7 +245,7 @@ class Entry(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["player__name", "id"]
+        ordering = [ENTRANT_NAME, "id"]
         verbose_name_plural = "entries"
         constraints = [
             models.UniqueConstraint(fields=["event", "player"], name="entry_once_per_event"),
@@ -247,7 +253,17 @@ class Entry(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.player} in {self.event}"
+        return f"{self.name} in {self.event}"
+
+    @property
+    def name(self) -> str:
+        """The entrant as every page, sheet, export and e-mail names it."""
+        return self.player.name
+
+    @property
+    def players(self) -> list[Player]:
+        """The people who play as this entry."""
+        return [self.player]
 
     def plays_in(self, number: int) -> bool:
         """Whether this entry is in the field of game ``number``."""

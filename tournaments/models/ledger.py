@@ -16,7 +16,7 @@ from django.db.models import Q
 
 from tournaments.models.events import Entry, Event
 from tournaments.models.jobs import Job
-from tournaments.models.people import Player
+from tournaments.models.players import Player
 
 
 class Finalisation(models.Model):

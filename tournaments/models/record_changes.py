@@ -12,7 +12,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from tournaments.models.people import Player
+from tournaments.models.players import Player
 
 
 class RecordChange(models.Model):

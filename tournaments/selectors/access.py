@@ -42,7 +42,7 @@ from tournaments.models import (
 from tournaments.selectors.compiled import Compiled
 from tournaments.selectors.games import VISIBLE_TO_ALL, game_get
 from tournaments.selectors.player_identity import player_may_edit, player_record_decider
-from tournaments.selectors.player_pages import player_get
+from tournaments.selectors.players import player_get
 from tournaments.selectors.playoffs import matches_with_scores
 
 DIRECTOR, CROSS_CHECKER, JUDGE = (

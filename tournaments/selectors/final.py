@@ -35,6 +35,7 @@ from tournaments.core.mrp import (
 )
 from tournaments.core.standings import qualifier_count
 from tournaments.models import Entry, Event, Match, MrpAward, Playoff
+from tournaments.selectors import entrants
 from tournaments.selectors.results import latest_standings
 
 NO_POOL = "none"
@@ -273,11 +274,11 @@ def event_final_results(*, event: Event) -> FinalResults:
         game_points={e: row["game_points"] for e, row in table.items()},
     )
     mrp = _mrp_by_entry(event, kind, results)
+    field = Entry.objects.filter(event=event)
+    names = entrants.entry_names(entries=field)
     people = {
-        pk: (name, acc, player)
-        for pk, name, acc, player in Entry.objects.filter(event=event).values_list(
-            "pk", "player__name", "player__acc_number", "player_id"
-        )
+        pk: (names[pk], acc, player)
+        for pk, acc, player in field.values_list("pk", "player__acc_number", "player_id")
     }
     money = event_payouts(event=event, playoff=playoff, bracket=bracket)
     seeds = list(playoff.seeds.order_by("seed").values_list("seed", "entry_id", "qualifying_rank"))

@@ -69,11 +69,11 @@ def game_pairings(*, game: Game) -> Pairings:
     sit_out = None
     for seat in seats:
         if seat.table_id is None:
-            sit_out = NameRow(seat.entry.player.name, seat.entry_id, None, "")
+            sit_out = NameRow(seat.entry.name, seat.entry_id, None, "")
         else:
             by_table.setdefault(seat.table.number, []).append(seat)
     tables = [
-        TableRow(n, a.entry.player.name, a.entry_id, b.entry.player.name, b.entry_id)
+        TableRow(n, a.entry.name, a.entry_id, b.entry.name, b.entry_id)
         for n, (a, b) in sorted(by_table.items())
     ]
     names = [NameRow(t.first, t.first_entry_id, t.number, t.second) for t in tables]

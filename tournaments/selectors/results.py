@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from django.db.models import OuterRef, Q, Subquery
 
 from tournaments.models import (
+    ENTRANT_NAME,
     CardLine,
     Entry,
     Event,
@@ -17,6 +18,7 @@ from tournaments.models import (
     StandingsSnapshot,
     Table,
 )
+from tournaments.selectors import entrants
 from tournaments.selectors.access import event_roles
 from tournaments.selectors.compiled import Compiled
 
@@ -69,7 +71,7 @@ def game_board(*, game: Game) -> list[BoardRow]:
         table = pair[0].table
         reported = [by_seat.get(seat.pk) for seat in pair]
         rows.append(
-            BoardRow(table, [s.entry.player.name for s in pair], reported, _state(table, reported))
+            BoardRow(table, [s.entry.name for s in pair], reported, _state(table, reported))
         )
     return rows
 
@@ -112,7 +114,7 @@ _CARD_SEATS = Compiled(
             opponent=Subquery(
                 Seat.objects.filter(table_id=OuterRef("table_id"))
                 .exclude(pk=OuterRef("pk"))
-                .values("entry__player__name")[:1]
+                .values("entry__" + ENTRANT_NAME)[:1]
             )
         )
         .order_by("game__number")
@@ -260,7 +262,7 @@ def standings_table(*, event: Event) -> StandingsTable:
     snapshot = latest_standings(event=event)
     if snapshot is None:
         return StandingsTable(None, [], 0)
-    names = dict(Entry.objects.filter(event=event).values_list("pk", "player__name"))
+    names = entrants.entry_names(entries=Entry.objects.filter(event=event))
     rows = [{**row, "name": names.get(row["entry_id"], "?")} for row in snapshot.rows]
     return StandingsTable(snapshot, rows, snapshot.qualifiers)
 

@@ -26,10 +26,10 @@ from scoring import (
     score_hand,
     score_play,
 )
+from tournaments.errors import ServiceError
 from tournaments.models import Event, EventRole, JudgeCall, Ruling, Seat, Table
 from tournaments.selectors.access import JUDGING_ROLES
 from tournaments.selectors.people import person_name, users_with_names
-from tournaments.services.errors import ServiceError
 
 
 def events_judged_by(*, user) -> QuerySet[Event]:
@@ -71,7 +71,7 @@ def _minutes_since(moment: datetime, now: datetime) -> int:
 
 def _caller(call: JudgeCall) -> str:
     if call.called_by_entry_id:
-        return call.called_by_entry.player.name
+        return call.called_by_entry.name
     if call.called_by_user_id:
         return person_name(call.called_by_user)
     return "—"
@@ -92,7 +92,7 @@ def judge_calls_open(*, event: Event) -> list[OpenCall]:
             call=call,
             game=call.table.game.number,
             table=call.table.number,
-            players=[seat.entry.player.name for seat in call.table.seats.all()],
+            players=[seat.entry.name for seat in call.table.seats.all()],
             called_by=_caller(call),
             minutes_waiting=_minutes_since(call.created_at, now),
         )

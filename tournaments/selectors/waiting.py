@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from django.urls import reverse
 
 from tournaments.models import Entry, Event, Finalisation, Game, Table
+from tournaments.selectors import entrants
 
 WITHDRAWN = "awards withdrawn: the final is not decided"  # the ledger's finalisation reason
 
@@ -99,7 +100,7 @@ def cut_blockers(*, event: Event) -> list[Blocker]:
 def cut_tie_blocker(*, event: Event, tied: tuple[int, ...]) -> Blocker:
     """The players tied across the cut, by name, with the tie playoff's page."""
     names = sorted(
-        Entry.objects.filter(event=event, pk__in=tied).values_list("player__name", flat=True)
+        entrants.entry_names(entries=Entry.objects.filter(event=event, pk__in=tied)).values()
     )
     return Blocker(
         f"{', '.join(names)} are tied across the cut: record the tie playoff between them",

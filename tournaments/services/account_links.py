@@ -28,9 +28,10 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
 
+from tournaments.errors import ServiceError
 from tournaments.models import AccountLink, Entry, Player
 from tournaments.selectors.account_links import mask_address
-from tournaments.services.errors import ServiceError
+from tournaments.services.jobs import job_enqueue
 
 CODE_MINUTES = 30
 MAX_WRONG = 5
@@ -107,13 +108,10 @@ def account_link_request(*, entry: Entry, user) -> AccountLink:
 
 
 def _send_code_later(link: AccountLink) -> None:
-    from tournaments import tasks
-    from tournaments.services.jobs import job_enqueue
-
     job_enqueue(
         kind="account_link_code",
         key=f"link:{link.pk}",
-        task=tasks.send_account_link_code,
+        task="tournaments.tasks.send_account_link_code",
         created_by=link.user,
         link_id=link.pk,
     )

@@ -49,9 +49,9 @@ from django.db.backends.base.operations import BaseDatabaseOperations
 from scoring.games import CardLine as EngineLine
 from scoring.games import CardLineError, ScoringSettings, administrative_lines, validate_card_line
 from tournaments.converters import LINK_ALPHABET
+from tournaments.errors import ServiceError
 from tournaments.models import AuditEntry, CardLine, Club, Entry, Event, Player
 from tournaments.models.events import new_report_token
-from tournaments.services.errors import ServiceError
 from tournaments.services.validation import (
     clean_acc_number,
     clean_email,

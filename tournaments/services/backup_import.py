@@ -53,6 +53,7 @@ from django.db import DataError, IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from tournaments.errors import ServiceError
 from tournaments.models import Club, ClubAward, Entry, Event, EventRole, Player
 from tournaments.presets import PRESETS
 from tournaments.selectors.access import DIRECTOR, club_directs, event_roles
@@ -63,7 +64,6 @@ from tournaments.services.audit import Kind, audit_record
 from tournaments.services.backup_checks import BackupRefusal
 from tournaments.services.backup_import_rows import PlayRows, rows_create
 from tournaments.services.clubs import club_award_build
-from tournaments.services.errors import ServiceError
 from tournaments.services.events import event_settings_check
 from tournaments.services.ledger import event_finalise, finalise_refusal
 from tournaments.services.night_cards import night_cards_write
@@ -302,8 +302,8 @@ class _Restore(PlayRows):
         tokens = [token for token, _ in links]
         taken = Entry.objects.filter(
             Q(report_token__in=tokens) | Q(previous_report_token__in=tokens)
-        ).values_list("player__name", flat=True)
-        names = list(taken[:3])
+        ).select_related("player")
+        names = [entry.name for entry in taken[:3]]
         if names:
             raise ServiceError(
                 f"The private links of {', '.join(names)} are already in use here (is this event "

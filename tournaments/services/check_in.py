@@ -9,10 +9,10 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
+from tournaments.errors import ServiceError
 from tournaments.models import Entry, Event
 from tournaments.selectors.events import event_next_game_number, event_play_started
 from tournaments.services.audit import Kind, audit_record
-from tournaments.services.errors import ServiceError
 from tournaments.services.withdrawals import entry_state
 
 
@@ -20,7 +20,7 @@ def _check_in_unaudited(entry: Entry, *, play_started: bool) -> None:
     """Check in a locked entry: the one rule for the desk, the bulk action and the players
     themselves. After play started, a registered player joins from the next unpaired game."""
     if entry.status == Entry.Status.WITHDRAWN:
-        raise ServiceError(f"{entry.player.name} has withdrawn.", code="withdrawn")
+        raise ServiceError(f"{entry.name} has withdrawn.", code="withdrawn")
     if entry.status == Entry.Status.REGISTERED and play_started:
         entry.joined_from_game = event_next_game_number(event=entry.event)
     entry.status = Entry.Status.CHECKED_IN
@@ -45,7 +45,7 @@ def _check_in_recorded(entry: Entry, user, play_started: bool, action: str, how:
         actor=user,
         kind=Kind.CHECK_IN,
         action=action,
-        summary=f"{entry.player.name} {how}",
+        summary=f"{entry.name} {how}",
         before=before,
         after=entry_state(entry),
     )
@@ -94,7 +94,7 @@ def entries_check_in(*, event: Event, entry_ids, user) -> list[Entry]:
     play_started = event_play_started(event=event)
     for entry in entries:
         _check_in_unaudited(entry, play_started=play_started)
-    names = [e.player.name for e in entries]
+    names = [e.name for e in entries]
     count = len(names)
     audit_record(
         event=event,

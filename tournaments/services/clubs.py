@@ -17,10 +17,10 @@ from django.db import IntegrityError, transaction
 
 from scoring import CardError, score_hand
 from tournaments.core.seasons import season_of
+from tournaments.errors import ServiceError
 from tournaments.models import Club, ClubAward, ClubRole, Entry, Event, EventRole, NightCard
 from tournaments.selectors.access import club_directs
 from tournaments.services.audit import Kind, audit_record
-from tournaments.services.errors import ServiceError
 from tournaments.services.events import event_create_unaudited
 from tournaments.services.roles import person_find
 from tournaments.services.validation import clean_name
@@ -151,7 +151,7 @@ def club_award_build(
         card = NightCard.objects.filter(event=event, entry=entry).first()
         if card is None or card.games_won != card.games_played or card.games_played < 9:
             raise ServiceError(
-                f"{entry.player.name}'s card of that night does not show every game won.",
+                f"{entry.name}'s card of that night does not show every game won.",
                 field="kind",
                 code="not_a_grand_slam",
             )

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from tournaments.errors import ServiceError
 from tournaments.models import Entry, Event, EventRole, Playoff, PlayoffSeed
 from tournaments.services.audit import Kind, audit_record
-from tournaments.services.errors import ServiceError
 from tournaments.services.events import event_create_unaudited, settings_state
 
 PRESET = "acc-consolation"

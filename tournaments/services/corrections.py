@@ -25,19 +25,16 @@ from scoring.crosscheck import (
 )
 from scoring.games import SIDES
 from scoring.games import CardLine as EngineLine
+from tournaments.errors import ServiceError
 from tournaments.models import CardLine, EventRole, Game, Playoff, Seat, Table, TiePlayoff
 from tournaments.selectors.access import event_roles
 from tournaments.selectors.events import event_scoring_settings
 from tournaments.selectors.results import current_lines, staff_line_source
+from tournaments.selectors.standings import standings_qualifiers
 from tournaments.services.audit import Kind, audit_record, line_state
 from tournaments.services.cut_guard import cut_guard_apply
-from tournaments.services.errors import ServiceError
 from tournaments.services.results import card_line_report, line_replace, mark_verified
-from tournaments.services.standings import (
-    notify_cut_changes,
-    standings_qualifiers,
-    standings_request,
-)
+from tournaments.services.standings import notify_cut_changes, standings_request
 
 Source = CardLine.Source
 VERIFIED = CardLine.Kind.VERIFIED
@@ -90,7 +87,7 @@ def _check_table(table: Table, seats: list[Seat], lines: dict[int, EngineLine]) 
     except GameLinesError as exc:
         seat = seats[SIDES.index(exc.side)]
         raise ServiceError(
-            f"{seat.entry.player.name}: {exc.message}",
+            f"{seat.entry.name}: {exc.message}",
             field=f"{exc.field}_{seat.position}",
             code="impossible_table",
         ) from None
@@ -197,7 +194,7 @@ def table_cross_check(*, table: Table, user) -> tuple[str, ...]:
             a_qualifier=seats[0].entry_id in qualifiers,
             b_qualifier=seats[1].entry_id in qualifiers,
             settings=event_scoring_settings(event=event),
-            names=(seats[0].entry.player.name, seats[1].entry.player.name),
+            names=(seats[0].entry.name, seats[1].entry.name),
         )
     except CrossCheckError as exc:
         raise ServiceError(
@@ -253,7 +250,7 @@ def table_paper_line_enter(*, table: Table, position: int, won: bool, spread: in
         actor=user,
         kind=Kind.RESULTS,
         action="table_paper_line_enter",
-        summary=f"Paper card entered for {seat.entry.player.name}, game {seat.game.number} "
+        summary=f"Paper card entered for {seat.entry.name}, game {seat.game.number} "
         f"table {table.number}: {'won' if won else 'lost'} by {spread}",
         after={"position": position, "line": line_state(line)},
         game=seat.game,
@@ -278,7 +275,7 @@ def tie_playoff_record(*, event, winner, loser, user, rebuild_bracket: bool = Fa
         actor=user,
         kind=Kind.RESULTS,
         action="tie_playoff_record",
-        summary=f"Tie playoff: {winner.player.name} beat {loser.player.name}",
-        after={"winner": winner.player.name, "loser": loser.player.name},
+        summary=f"Tie playoff: {winner.name} beat {loser.name}",
+        after={"winner": winner.name, "loser": loser.name},
     )
     return playoff

@@ -20,15 +20,17 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tournaments.core.cut import CutState, cut_change, cut_state, describe_cut_change
+from tournaments.errors import Blocked, ServiceError
 from tournaments.models import Entry, Event, MatchGame, Notice, Playoff
+from tournaments.selectors import entrants
 from tournaments.selectors.events import event_play_started
+from tournaments.selectors.standings import standings_live
 from tournaments.selectors.waiting import Blocker
 from tournaments.services.consolation import consolation_of, consolation_sync_entries
-from tournaments.services.errors import Blocked, ServiceError
 from tournaments.services.ledger import ledger_refresh_request
 from tournaments.services.playoffs import seeds_and_matches_create
 from tournaments.services.ratings import ratings_request
-from tournaments.services.standings import _compute, standings_snapshot_now
+from tournaments.services.standings import standings_snapshot_now
 
 
 def _stored_state(playoff: Playoff) -> CutState:
@@ -57,12 +59,12 @@ def cut_guard_apply(*, event: Event, rebuild: bool) -> bool:
     if playoff is None:
         return False
     event = Event.objects.select_for_update().get(pk=event.pk)
-    standings, _ = _compute(event)
+    standings = standings_live(event=event)
     before, after = _stored_state(playoff), cut_state(standings)
     change = cut_change(before, after)
     rebuilt = False
     if change:
-        names = dict(Entry.objects.filter(event=event).values_list("pk", "player__name"))
+        names = entrants.entry_names(entries=Entry.objects.filter(event=event))
         text = describe_cut_change(change, names)
         _refuse_or_allow(playoff, change, text, rebuild)
         _rebuild(playoff, standings)

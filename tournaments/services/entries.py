@@ -21,11 +21,11 @@ from dataclasses import dataclass
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from tournaments.errors import ServiceError
 from tournaments.models import Club, Entry, Event, Player
 from tournaments.selectors.events import event_next_game_number, event_play_started
 from tournaments.selectors.player_identity import Candidate, player_candidates
 from tournaments.services.audit import Kind, audit_record
-from tournaments.services.errors import ServiceError
 from tournaments.services.validation import (
     clean_acc_number,
     clean_email,
@@ -162,7 +162,7 @@ def entry_add_unaudited(event: Event, reg: Registration, *, check_in: bool) -> E
             entry.save()
     except IntegrityError:
         raise ServiceError(
-            f"{entry.player.name} is already entered in this event.",
+            f"{entry.name} is already entered in this event.",
             field="name",
             code="already_entered",
         ) from None
@@ -182,9 +182,9 @@ def entry_register(
         raise ServiceError("This event is finished.", code="event_finished")
     entry = entry_add_unaudited(event, registration, check_in=check_in)
     if entry.restored:
-        summary = f"{entry.player.name} entered again: their withdrawn entry is restored"
+        summary = f"{entry.name} entered again: their withdrawn entry is restored"
     else:
-        summary = f"{entry.player.name} entered" + (" and checked in" if check_in else "")
+        summary = f"{entry.name} entered" + (" and checked in" if check_in else "")
     audit_record(
         event=event,
         actor=user,

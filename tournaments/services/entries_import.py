@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from django.db import transaction
 
 from tournaments.core import player_list
+from tournaments.errors import RowErrors, ServiceError
 from tournaments.models import Entry, Event, Player
 from tournaments.selectors.player_identity import Candidate, player_candidates
 from tournaments.services.audit import Kind, audit_record
@@ -28,7 +29,6 @@ from tournaments.services.entries import (
     registration_problems,
     withdrawn_entry_of,
 )
-from tournaments.services.errors import RowErrors, ServiceError
 
 MAX_IMPORT_ROWS = 5000
 MAX_IMPORT_BYTES = 2_000_000
@@ -82,7 +82,7 @@ def _already_entered(
     and the other rows."""
     entered = player_list.PlayerIndex()
     for entry in event.entries.exclude(status=Entry.Status.WITHDRAWN).select_related("player"):
-        entered.add(entry.player.name, name=entry.player.name, acc_number=entry.player.acc_number)
+        entered.add(entry.name, name=entry.name, acc_number=entry.player.acc_number)
     skipped, fresh = [], []
     for n, reg in rows:
         name = entered.find(name=reg.name, acc_number=reg.acc_number)
@@ -239,6 +239,6 @@ def entries_import_csv(
                 kind=Kind.ENTRIES,
                 action="entries_import_csv",
                 summary=f"From a file: {result.message}",
-                after={"players": [e.player.name for e in entries], "check_in": check_in},
+                after={"players": [e.name for e in entries], "check_in": check_in},
             )
     return result

@@ -12,11 +12,11 @@ from django.db import transaction
 
 from scoring.games import CardLine, CardLineError, ScoringSettings, validate_card_line
 from tournaments.core.pairing import schedule_feasibility
+from tournaments.errors import ServiceError
 from tournaments.models import Entry, Event, EventRole
 from tournaments.presets import PRESETS
 from tournaments.selectors.events import event_play_started
 from tournaments.services.audit import Kind, audit_record
-from tournaments.services.errors import ServiceError
 from tournaments.services.validation import clean_name
 
 

@@ -58,18 +58,24 @@ Work = Callable[[Job, Progress], dict[str, Any]]
 def job_enqueue(
     *,
     kind: str,
-    task: Any,
+    task: str,
     key: str = "",
     created_by=None,
     join_running: bool = False,
     **task_kwargs,
 ) -> Job:
-    """Create a job and send ``task(job_id=..., **task_kwargs)`` after commit.
+    """Create a job and send the task registered as ``task`` with ``(job_id=..., **task_kwargs)``
+    after commit.
+
+    ``task`` is a registered name ("tournaments.tasks.pair_game"), not the task object, so no
+    service imports the tasks module (which imports the services); an unknown name is refused here,
+    where the caller made the mistake, rather than by the sweeper later.
 
     When a job of the same kind and key is waiting, it is returned instead: asking twice to pair
     game 3 starts one job, not two (see ``Job`` on coalescing). With ``join_running``, a running
     one is returned too: work that must happen once (pairing a game) never queues a second run.
     """
+    task_registered(name=task)
     if key:
         statuses = Job.UNFINISHED if join_running else (Job.Status.PENDING,)
         existing = Job.objects.filter(kind=kind, key=key, status__in=statuses).first()
@@ -80,7 +86,7 @@ def job_enqueue(
     try:
         with transaction.atomic():
             job = Job.objects.create(
-                kind=kind, key=key, created_by=created_by, task=task.name, task_kwargs=task_kwargs
+                kind=kind, key=key, created_by=created_by, task=task, task_kwargs=task_kwargs
             )
     except IntegrityError:
         return Job.objects.get(kind=kind, key=key, status=Job.Status.PENDING)
@@ -94,13 +100,21 @@ def job_enqueue(
 GATHER_SECONDS = {"standings": 2.0}
 
 
+def task_registered(*, name: str) -> None:
+    """Refuse a task name the Celery app does not know (the tasks module is imported at start-up,
+    in ``TournamentsConfig.ready``)."""
+    from config.celery import app
+
+    if name not in app.tasks:
+        raise LookupError(f"{name!r} is not a registered task; see tournaments/tasks.py")
+
+
 def job_dispatch(*, job: Job) -> bool:
     """Hand the job's task to the broker; never raises. False: it stays waiting for the sweeper.
 
     While the broker is known to be down (a send failed moments ago) nothing is tried, so a burst
     of reports during an outage costs no time.
     """
-    import tournaments.tasks  # noqa: F401  (registers the tasks with the app)
     from config.celery import app
 
     if not job.task:

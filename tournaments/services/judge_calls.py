@@ -9,10 +9,10 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from tournaments.errors import ServiceError
 from tournaments.models import EventRole, Game, JudgeCall, Table
 from tournaments.selectors.access import event_roles
 from tournaments.services.audit import Kind, audit_record
-from tournaments.services.errors import ServiceError
 
 _PLAYING = (Game.Status.PUBLISHED, Game.Status.CLOSED)
 

@@ -22,15 +22,14 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from tournaments import tasks
 from tournaments.core.mrp import MRP_SCHEDULE, MrpUnavailable, mrp_awards, mrp_table_for
+from tournaments.errors import Blocked, ServiceError
 from tournaments.models import Entry, Event, Finalisation, Job, MrpAward, Playoff
 from tournaments.selectors.final import bracket_of, qualifier_results
+from tournaments.selectors.standings import standings_live
 from tournaments.selectors.waiting import WITHDRAWN, Blocker, cut_blockers
 from tournaments.services.audit import Kind, audit_record
-from tournaments.services.errors import Blocked, ServiceError
 from tournaments.services.jobs import Progress, job_enqueue
-from tournaments.services.standings import _compute
 
 COMPARED = (
     "entry_id", "player_id", "points", "qualifying_points", "playoff_points", "schedule",
@@ -122,7 +121,7 @@ def _enqueue(event: Event, user, reason: str, *, finalise: bool = False) -> Job:
     return job_enqueue(
         kind="ledger",
         key=f"event:{event.pk}",
-        task=tasks.finalise_event,
+        task="tournaments.tasks.finalise_event",
         created_by=user if user is not None and user.is_authenticated else None,
         event_id=event.pk,
         reason=reason,
@@ -148,7 +147,7 @@ def _award_rows(event: Event) -> list[MrpAward] | None:
         return None
     if not event.sanctioned or mrp_by_hand(event):
         return []
-    standings, _ = _compute(event)
+    standings = standings_live(event=event)
     results = qualifier_results(
         playoff=playoff,
         bracket=bracket,
@@ -257,4 +256,6 @@ def ledger_rebuild_request(*, user) -> Job:
     """An administrator asks for every ledger to be rebuilt from the stored results."""
     if not (user.is_authenticated and user.is_staff):
         raise ServiceError("Only an administrator may rebuild the ledger.", code="not_staff")
-    return job_enqueue(kind="ledger-rebuild", key="all", task=tasks.rebuild_ledger, created_by=user)
+    return job_enqueue(
+        kind="ledger-rebuild", key="all", task="tournaments.tasks.rebuild_ledger", created_by=user
+    )

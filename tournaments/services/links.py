@@ -13,10 +13,10 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
+from tournaments.errors import ServiceError
 from tournaments.models import Entry
 from tournaments.models.events import new_report_token
 from tournaments.services.audit import Kind, audit_record
-from tournaments.services.errors import ServiceError
 
 UNDO_WINDOW = timedelta(minutes=10)
 
@@ -46,7 +46,7 @@ def entry_token_revoke(*, entry: Entry, user) -> Entry:
         actor=user,
         kind=Kind.LINKS,
         action="entry_token_revoke",
-        summary=f"New private link for {entry.player.name}; the old card no longer works",
+        summary=f"New private link for {entry.name}; the old card no longer works",
     )
     return entry
 
@@ -55,10 +55,10 @@ def token_undo_refusal(entry: Entry, now=None) -> str | None:
     """Why the new link cannot be undone now, or None when it can."""
     now = now or timezone.now()
     if not entry.previous_report_token or entry.token_replaced_at is None:
-        return f"{entry.player.name}'s link has not been replaced."
+        return f"{entry.name}'s link has not been replaced."
     if entry.token_used_at is not None:
         return (
-            f"{entry.player.name}'s new link has already been used, so the old card cannot "
+            f"{entry.name}'s new link has already been used, so the old card cannot "
             "come back. Print the new card."
         )
     if now - entry.token_replaced_at > UNDO_WINDOW:
@@ -83,6 +83,6 @@ def entry_token_restore(*, entry: Entry, user) -> Entry:
         actor=user,
         kind=Kind.LINKS,
         action="entry_token_restore",
-        summary=f"{entry.player.name}'s new link undone: the old card works again",
+        summary=f"{entry.name}'s new link undone: the old card works again",
     )
     return entry

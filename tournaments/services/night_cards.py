@@ -13,7 +13,6 @@ from __future__ import annotations
 from django.db import transaction
 from django.db.models import Count, Q, Sum
 
-from tournaments import tasks
 from tournaments.core.seasons import RULES, season_of
 from tournaments.models import CardLine, Event, Game, NightCard, Table
 from tournaments.services.jobs import job_enqueue
@@ -21,18 +20,13 @@ from tournaments.services.jobs import job_enqueue
 
 def night_complete(event: Event) -> bool:
     """Every game of the night is in play or closed, and every table of it verified."""
-    games = event.games.filter(status__in=[Game.Status.PUBLISHED, Game.Status.CLOSED]).count()
-    if games < event.qualifying_games:
-        return False
-    return (
-        not Table.objects.filter(game__event=event).exclude(status=Table.Status.VERIFIED).exists()
-    )
+    return bool(_complete_nights(Event.objects.filter(pk=event.pk)))
 
 
 def _totals(event_ids: list[int]):
     """Each player's card totals at these nights, from their verified lines (one query)."""
     lines = CardLine.objects.filter(
-        seat__game__event_id__in=event_ids, kind="verified", current=True
+        seat__game__event_id__in=event_ids, kind=CardLine.Kind.VERIFIED, current=True
     )
     return (
         lines.values("seat__game__event_id", "seat__entry_id", "seat__entry__player_id")
@@ -59,17 +53,13 @@ def night_cards_write(*, event: Event) -> int:
     return len(NightCard.objects.bulk_create([card for card in cards if card is not None]))
 
 
-def _complete_nights() -> list[Event]:
-    """Every club night whose games are all played and verified, in three queries."""
+def _complete_nights(events) -> list[Event]:
+    """Those of ``events`` (club nights) whose games are all played and every table verified,
+    in two queries: the one statement of the rule, for one night or every night."""
+    published = Q(games__status__in=[Game.Status.PUBLISHED, Game.Status.CLOSED])
     nights = {
         e.pk: e
-        for e in Event.objects.filter(kind=Event.Kind.CLUB_NIGHT, club__isnull=False)
-        .select_related("club")
-        .annotate(
-            played=Count(
-                "games", filter=Q(games__status__in=[Game.Status.PUBLISHED, Game.Status.CLOSED])
-            )
-        )
+        for e in events.select_related("club").annotate(played=Count("games", filter=published))
     }
     open_tables = set(
         Table.objects.filter(game__event_id__in=list(nights))
@@ -85,20 +75,9 @@ def _complete_nights() -> list[Event]:
 def night_cards_rebuild_all(*, progress=None, job=None) -> dict:
     """Every club night's cards from the stored lines (the points job from scratch): the
     same cards ``night_cards_write`` gives night by night, written in bulk."""
-    nights = {e.pk: e for e in _complete_nights()}
-    totals = (
-        CardLine.objects.filter(
-            seat__game__event_id__in=list(nights), kind="verified", current=True
-        )
-        .values("seat__game__event_id", "seat__entry_id", "seat__entry__player_id")
-        .annotate(
-            gp=Sum("game_points"),
-            won=Count("id", filter=Q(game_points__gt=0)),
-            played=Count("id"),
-            net=Sum("plus") - Sum("minus"),
-        )
-        .order_by()
-    )
+    club_nights = Event.objects.filter(kind=Event.Kind.CLUB_NIGHT, club__isnull=False)
+    nights = {e.pk: e for e in _complete_nights(club_nights)}
+    totals = _totals(list(nights))
     cards = []
     for row in totals.iterator(chunk_size=20_000):
         event = nights[row["seat__game__event_id"]]
@@ -132,5 +111,5 @@ def _card(event: Event, row: dict) -> NightCard | None:
 def night_cards_rebuild_request(*, user=None):
     """Every club night's cards again from the lines, by a job (after a rule change, say)."""
     return job_enqueue(
-        kind="points-all", key="all", task=tasks.rebuild_night_cards, created_by=user
+        kind="points-all", key="all", task="tournaments.tasks.rebuild_night_cards", created_by=user
     )

@@ -17,13 +17,12 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from tournaments import tasks
 from tournaments.core.pairing import GamePairing, PairingImpossible, pair_game
+from tournaments.errors import ServiceError
 from tournaments.models import Entry, Event, Game, Job, Seat, Table
 from tournaments.selectors.events import entries_in_game, pairing_records
 from tournaments.selectors.games import game_pairings
 from tournaments.services.audit import Kind, audit_record
-from tournaments.services.errors import ServiceError
 from tournaments.services.jobs import Progress, job_enqueue
 from tournaments.services.results import sit_out_line_create
 from tournaments.services.standings import standings_request
@@ -34,7 +33,7 @@ def _enqueue(event: Event, number: int, user) -> Job:
     return job_enqueue(
         kind="pairings",
         key=f"event:{event.pk}:game:{number}",
-        task=tasks.pair_game,
+        task="tournaments.tasks.pair_game",
         created_by=user,
         join_running=True,
         event_id=event.pk,

@@ -12,8 +12,8 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
+from tournaments.errors import ServiceError
 from tournaments.models import AccountLink, Entry, Event, MrpAward, Player, PlayerMerge
-from tournaments.services.errors import ServiceError
 from tournaments.services.record_changes import refresh_ledgers_naming
 
 IDENTITY = ("acc_number", "user_id", "email", "phone", "home_club_id")

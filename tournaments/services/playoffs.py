@@ -19,8 +19,8 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from tournaments import tasks
 from tournaments.core.bracket import Bracket, build_bracket, cut_for, rederive
+from tournaments.errors import Blocked, ServiceError
 from tournaments.models import (
     Entry,
     Event,
@@ -31,13 +31,13 @@ from tournaments.models import (
     PlayoffSeed,
 )
 from tournaments.selectors.playoffs import qualifiers_from_rows, round_name
+from tournaments.selectors.standings import standings_entrants, standings_live
 from tournaments.selectors.waiting import cut_blockers, cut_tie_blocker
 from tournaments.services.audit import Kind, audit_record
-from tournaments.services.errors import Blocked, ServiceError
 from tournaments.services.jobs import Progress, job_enqueue
 from tournaments.services.ledger import ledger_refresh_request
 from tournaments.services.ratings import ratings_request
-from tournaments.services.standings import _compute, _entrants, standings_snapshot_now
+from tournaments.services.standings import standings_snapshot_now
 
 DEFAULT_BEST_OF = 5
 
@@ -52,7 +52,7 @@ def _standings_for_cut(event: Event):
     blockers = cut_blockers(event=event)
     if blockers:
         raise Blocked("The bracket cannot be built yet:", blockers)
-    standings, _ = _compute(event)
+    standings = standings_live(event=event)
     if standings.cut_tie:
         tie = cut_tie_blocker(event=event, tied=standings.cut_tie)
         raise Blocked("The bracket cannot be built yet:", [tie], code="cut_tie")
@@ -68,7 +68,7 @@ def playoff_build_request(*, event: Event, user) -> Job:
     job = job_enqueue(
         kind="bracket",
         key=f"event:{event.pk}",
-        task=tasks.build_playoff,
+        task="tournaments.tasks.build_playoff",
         created_by=user if user is not None and user.is_authenticated else None,
         join_running=True,
         event_id=event.pk,
@@ -95,7 +95,7 @@ def playoff_build(
     if existing:
         return {"created": False, "playoff": existing.pk, "qualifiers": existing.qualifiers}
     standings = _standings_for_cut(event)
-    entrants = len(_entrants(event))
+    entrants = len(standings_entrants(event=event))
     cut = cut_for(entrants, event.qualifier_ratio)
     qualifiers = [row.entry_id for row in standings.rows if row.qualifies]
     if len(qualifiers) != cut.qualifiers:
@@ -215,7 +215,7 @@ def playoff_sync(*, playoff: Playoff) -> int | None:
 
 def _dependent_refusal(row: Match, rounds: int) -> str:
     players = " v ".join(
-        e.player.name
+        e.name
         for e in Entry.objects.select_related("player").filter(
             pk__in=[row.entry_a_id, row.entry_b_id]
         )

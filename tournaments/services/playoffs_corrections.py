@@ -27,9 +27,9 @@ from django.utils import timezone
 
 from scoring.games import CardLine as EngineLine
 from scoring.games import MatchError, other_side
+from tournaments.errors import ServiceError
 from tournaments.models import Entry, Match, MatchGame, MatchLine
 from tournaments.services.audit import Kind, audit_record, line_state
-from tournaments.services.errors import ServiceError
 from tournaments.services.ledger import UNFINALISED, final_reopened
 from tournaments.services.playoffs_matches import (
     match_check_in_play,
@@ -152,8 +152,7 @@ def match_game_correct(
         kind=Kind.PLAYOFFS,
         action="match_game_correct",
         summary=f"{str(match).capitalize()}, game {game.number} corrected: "
-        f"{winner_entry.player.name} won by {spread}. {reason.strip()}"
-        + _unfinalised_note(unfinalised),
+        f"{winner_entry.name} won by {spread}. {reason.strip()}" + _unfinalised_note(unfinalised),
         before=before,
         after={**_game_state(game), "unfinalised": unfinalised},
     )
@@ -206,8 +205,8 @@ def match_clock_start(*, match: Match, absent: Entry, user, now: datetime | None
         actor=user,
         kind=Kind.PLAYOFFS,
         action="match_clock_start",
-        summary=f"No-show clock started against {absent.player.name} in {match}",
-        after={"absent": absent.player.name, "started_at": match.clock_started_at},
+        summary=f"No-show clock started against {absent.name} in {match}",
+        after={"absent": absent.name, "started_at": match.clock_started_at},
     )
     return match
 
@@ -219,7 +218,7 @@ def match_clock_stop(*, match: Match, user) -> Match:
     if match.clock_started_at is None:
         raise ServiceError("The no-show clock is not running.", code="clock_stopped")
     absent = Entry.objects.select_related("player").get(pk=match.absent_id)
-    before = {"absent": absent.player.name, "started_at": match.clock_started_at}
+    before = {"absent": absent.name, "started_at": match.clock_started_at}
     match.clock_started_at = None
     match.save(update_fields=["clock_started_at"])
     audit_record(
@@ -227,7 +226,7 @@ def match_clock_stop(*, match: Match, user) -> Match:
         actor=user,
         kind=Kind.PLAYOFFS,
         action="match_clock_stop",
-        summary=f"No-show clock against {absent.player.name} stopped in {match}",
+        summary=f"No-show clock against {absent.name} stopped in {match}",
         before=before,
     )
     return match

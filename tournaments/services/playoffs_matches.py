@@ -31,10 +31,10 @@ from scoring.games import (
     next_first_dealer,
     other_side,
 )
+from tournaments.errors import ServiceError
 from tournaments.models import Entry, Event, Match, MatchGame, MatchLine
 from tournaments.selectors.events import event_scoring_settings
 from tournaments.services.conflicts import retry_on_conflict
-from tournaments.services.errors import ServiceError
 from tournaments.services.playoffs import playoff_sync
 
 Source = MatchLine.Source

@@ -14,10 +14,10 @@ from typing import Any
 from django.db import transaction
 
 from tournaments.core.money import GRADUATIONS, SPLITS, dollars
+from tournaments.errors import ServiceError
 from tournaments.models import Event, Playoff
 from tournaments.selectors.final import NO_POOL, band_of_key, event_payouts
 from tournaments.services.audit import Kind, audit_record
-from tournaments.services.errors import ServiceError
 
 MONEY_FIELDS = ("entry_fee_cents", "sanctioning_fee_cents", "payout_percents", "qualifier_pool")
 

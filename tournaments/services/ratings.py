@@ -24,12 +24,12 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from tournaments import tasks
 from tournaments.core.ratings import DEFAULT_PARAMS, SYSTEM, RatedGame, Rating, RatingBook
 from tournaments.models import (
     CardLine,
     Event,
     Job,
+    MatchGame,
     MatchLine,
     PlayerRating,
     RatingPoint,
@@ -41,12 +41,17 @@ from tournaments.services.jobs import Progress, job_enqueue
 def ratings_request(*, event: Event) -> Job:
     """A finished event's games go into the ratings, by a job (incremental when it can)."""
     return job_enqueue(
-        kind="ratings", key=f"event:{event.pk}", task=tasks.rate_event, event_id=event.pk
+        kind="ratings",
+        key=f"event:{event.pk}",
+        task="tournaments.tasks.rate_event",
+        event_id=event.pk,
     )
 
 
 def ratings_recompute_request(*, user=None) -> Job:
-    return job_enqueue(kind="ratings-all", key="all", task=tasks.rate_all, created_by=user)
+    return job_enqueue(
+        kind="ratings-all", key="all", task="tournaments.tasks.rate_all", created_by=user
+    )
 
 
 def _played_on(event: Event) -> date:
@@ -65,7 +70,7 @@ def _table_games(event_ids: list[int]) -> Iterator[tuple[int, RatedGame]]:
         CardLine.objects.filter(
             seat__game__event_id__in=event_ids,
             seat__table__isnull=False,
-            kind="verified",
+            kind=CardLine.Kind.VERIFIED,
             current=True,
         )
         .exclude(source=CardLine.Source.FORFEIT)
@@ -102,9 +107,9 @@ def _match_games(event_ids: list[int]) -> Iterator[tuple[int, RatedGame]]:
     lines = (
         MatchLine.objects.filter(
             match_game__match__playoff__event_id__in=event_ids,
-            match_game__status="verified",
+            match_game__status=MatchGame.Status.VERIFIED,
             match_game__forfeit=False,
-            kind="verified",
+            kind=MatchLine.Kind.VERIFIED,
             current=True,
         )
         .exclude(source=MatchLine.Source.FORFEIT)

@@ -16,13 +16,13 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
+from tournaments.errors import ServiceError
 from tournaments.models import Event, Player, RecordChange
 from tournaments.selectors.player_identity import (
     player_edit_direct,
     player_may_edit,
     player_record_decider,
 )
-from tournaments.services.errors import ServiceError
 from tournaments.services.ledger import ledger_refresh_request
 from tournaments.services.validation import clean_acc_number, clean_name
 

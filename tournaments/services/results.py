@@ -20,13 +20,13 @@ from scoring.games import (
     lines_reciprocal,
     validate_card_line,
 )
+from tournaments.errors import ServiceError
 from tournaments.models import CardLine, Game, Notice, Seat, Table
 from tournaments.selectors.compiled import Compiled
 from tournaments.selectors.events import event_scoring_settings
 from tournaments.selectors.results import report_refusal, table_current_lines, unreported_entries
 from tournaments.services.audit import Kind, audit_record
 from tournaments.services.conflicts import retry_on_conflict
-from tournaments.services.errors import ServiceError
 from tournaments.services.standings import standings_request
 
 Source = CardLine.Source
@@ -173,7 +173,7 @@ def card_line_report(
     _may_report(seat, table, game_number, by_player=source == Source.PLAYER)
     line, _ = line_preview(event=seat.game.event, won=won, spread=spread)
     reported = line_replace(
-        seat, "reported", _checked(seat, line), source=source, user=user, reason=""
+        seat, CardLine.Kind.REPORTED, _checked(seat, line), source=source, user=user, reason=""
     )
     _verify_if_agreed(table, user)
     return reported
@@ -183,11 +183,11 @@ def sit_out_line_create(*, game: Game) -> None:
     """The sit-out's verified line (the event's sit-out result), once the game is published."""
     event = game.event
     seat = game.seats.filter(table__isnull=True).first()
-    if seat is None or seat.card_lines.filter(kind="verified", current=True).exists():
+    if seat is None or seat.card_lines.filter(kind=CardLine.Kind.VERIFIED, current=True).exists():
         return
     line_replace(
         seat,
-        "verified",
+        CardLine.Kind.VERIFIED,
         EngineLine(event.sit_out_game_points, event.sit_out_spread, 0),
         source=Source.SIT_OUT,
         user=None,

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from tournaments.errors import ServiceError
 from tournaments.models import Event, EventRole
 from tournaments.selectors.people import person_name, users_find, users_suggest
 from tournaments.services.audit import Kind, audit_record
-from tournaments.services.errors import ServiceError
 
 
 def person_find(query: str):

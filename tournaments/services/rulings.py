@@ -30,6 +30,7 @@ from scoring.rulings import (
     result_lines,
 )
 from scoring.rulings import Ruling as EngineRuling
+from tournaments.errors import ServiceError
 from tournaments.models import (
     CardLine,
     Entry,
@@ -42,7 +43,6 @@ from tournaments.models import (
 from tournaments.selectors.events import event_scoring_settings
 from tournaments.services.audit import Kind, audit_record
 from tournaments.services.corrections import table_lines_replace
-from tournaments.services.errors import ServiceError
 from tournaments.services.judge_calls import table_check_in_play
 from tournaments.services.playoffs_matches import (
     match_check_in_play,
@@ -188,7 +188,7 @@ def ruling_preview(
 def _reason(outcome: RulingOutcome, table: Table) -> str:
     return (
         f"Judges' ruling, game {table.game.number} table {table.number}: "
-        f"{outcome.infraction.name} by {outcome.offender.entry.player.name}."
+        f"{outcome.infraction.name} by {outcome.offender.entry.name}."
     )
 
 
@@ -252,8 +252,8 @@ def ruling_audit(
         kind=Kind.RULINGS,
         action=action,
         summary=f"Ruling, {where}: {outcome.infraction.name} by "
-        f"{outcome.offender.entry.player.name}"
-        + (f"; {outcome.winner.entry.player.name} wins the game" if outcome.winner else ""),
+        f"{outcome.offender.entry.name}"
+        + (f"; {outcome.winner.entry.name} wins the game" if outcome.winner else ""),
         before={
             "offender": outcome.score_before_offender,
             "opponent": outcome.score_before_opponent,

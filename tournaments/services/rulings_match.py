@@ -60,7 +60,7 @@ def ruling_record_in_match(
             spread=won_line.plus,
             reason=(
                 f"Judges' ruling, {match} game {game.number}: "
-                f"{outcome.infraction.name} by {outcome.offender.entry.player.name}."
+                f"{outcome.infraction.name} by {outcome.offender.entry.name}."
             ),
             user=entered_by,
             source=MatchLine.Source.RULING,

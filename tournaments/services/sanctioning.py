@@ -18,11 +18,11 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
+from tournaments.errors import ServiceError
 from tournaments.models import Event
 from tournaments.selectors.access import may_sanction
 from tournaments.selectors.sanctioning import SANCTIONABLE
 from tournaments.services.audit import Kind, audit_record
-from tournaments.services.errors import ServiceError
 from tournaments.services.ledger import ledger_refresh_request
 
 

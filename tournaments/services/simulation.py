@@ -18,12 +18,12 @@ from django.db import transaction
 
 from scoring import simulate_game
 from scoring.games import CardLine as EngineLine
+from tournaments.errors import ServiceError
 from tournaments.models import Club, Event, EventRole, Game, Job, Match, Player, Table
 from tournaments.selectors.results import current_lines
 from tournaments.services.clubs import club_night_create
 from tournaments.services.corrections import table_correct, table_cross_check
 from tournaments.services.entries import Registration, entry_register
-from tournaments.services.errors import ServiceError
 from tournaments.services.events import event_close_registration, event_create
 from tournaments.services.pairings import game_pairings_request, game_publish
 from tournaments.services.playoffs import playoff_build_request
@@ -225,7 +225,7 @@ def _play_playoffs(event: Event, director, rng: random.Random, report: Simulatio
     event.refresh_from_db()
     champion = Match.objects.filter(playoff__event=event).order_by("-round").first()
     if champion and champion.winner_id:
-        report.champion = champion.winner.player.name
+        report.champion = champion.winner.name
 
 
 def _next_match(event: Event) -> Match | None:

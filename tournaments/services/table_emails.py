@@ -27,8 +27,7 @@ from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from tournaments import tasks
-from tournaments.models import Entry, Game, Job, Seat, TableEmail
+from tournaments.models import ENTRANT_NAME, Entry, Game, Job, Seat, TableEmail
 from tournaments.selectors.games import game_pairings
 from tournaments.services.jobs import Progress, job_enqueue
 
@@ -49,7 +48,7 @@ def table_emails_request(*, game: Game, user=None) -> Job | None:
     return job_enqueue(
         kind="table-emails",
         key=f"event:{game.event_id}:game:{game.number}",
-        task=tasks.send_table_emails,
+        task="tournaments.tasks.send_table_emails",
         created_by=user,
         event_id=game.event_id,
         number=game.number,
@@ -120,7 +119,7 @@ def _due(game: Game) -> tuple[list[_Message], dict[str, int]]:
         .exclude(status=Entry.Status.WITHDRAWN)
         .exclude(email="")
         .select_related("player")
-        .order_by("player__name", "pk")
+        .order_by(ENTRANT_NAME, "pk")
     )
     last = {
         row.entry_id: row
@@ -153,7 +152,7 @@ def _email(game: Game, message: _Message) -> mail.EmailMessage:
     context = {
         "event": game.event,
         "game": game,
-        "name": entry.player.name,
+        "name": entry.name,
         "table": message.table_number,
         "opponent": message.opponent,
         "replaces": message.replaces,
@@ -187,6 +186,6 @@ def _record(game: Game, publication, message: _Message) -> int:
 def _failure(message: _Message, exc: Exception) -> dict[str, Any]:
     return {
         "entry_id": message.entry.pk,
-        "player": message.entry.player.name,
+        "player": message.entry.name,
         "error": f"{exc.__class__.__name__}: {exc}".rstrip(": "),
     }

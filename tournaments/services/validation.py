@@ -21,7 +21,7 @@ import unicodedata
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 
-from tournaments.services.errors import ServiceError
+from tournaments.errors import ServiceError
 
 NAME_LENGTH = 200
 EMAIL_LENGTH = 254

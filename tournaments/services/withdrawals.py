@@ -12,16 +12,16 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from tournaments.errors import ServiceError
 from tournaments.models import Entry, Event
 from tournaments.selectors.events import event_next_game_number, event_play_started
 from tournaments.services.audit import Kind, audit_record
-from tournaments.services.errors import ServiceError
 
 
 def entry_state(entry: Entry) -> dict:
     """An entry as the history keeps it."""
     return {
-        "player": entry.player.name,
+        "player": entry.name,
         "acc_number": entry.player.acc_number,
         "status": entry.status,
         "joined_from_game": entry.joined_from_game,
@@ -42,7 +42,7 @@ def entry_withdraw(*, entry: Entry, user) -> Entry:
     """Withdraw between games: the player plays no game that is not paired yet."""
     entry = _locked(entry)
     if entry.status == Entry.Status.WITHDRAWN:
-        raise ServiceError(f"{entry.player.name} has already withdrawn.", code="withdrawn")
+        raise ServiceError(f"{entry.name} has already withdrawn.", code="withdrawn")
     before = entry_state(entry)
     entry.status = Entry.Status.WITHDRAWN
     entry.withdrawn_after_game = event_next_game_number(event=entry.event) - 1
@@ -53,7 +53,7 @@ def entry_withdraw(*, entry: Entry, user) -> Entry:
         actor=user,
         kind=Kind.ENTRIES,
         action="entry_withdraw",
-        summary=f"{entry.player.name} withdrew {after}".strip(),
+        summary=f"{entry.name} withdrew {after}".strip(),
         before=before,
         after=entry_state(entry),
     )
@@ -65,13 +65,13 @@ def entry_rejoin_unaudited(*, entry: Entry) -> Entry:
     (re-entering a withdrawn player does this too)."""
     entry = _locked(entry)
     if entry.status != Entry.Status.WITHDRAWN:
-        raise ServiceError(f"{entry.player.name} has not withdrawn.", code="not_withdrawn")
+        raise ServiceError(f"{entry.name} has not withdrawn.", code="not_withdrawn")
     event = entry.event
     next_game = event_next_game_number(event=event)
     started = event_play_started(event=event)
     if started and next_game > event.qualifying_games:
         raise ServiceError(
-            f"Every qualifying game is already paired: {entry.player.name} cannot rejoin.",
+            f"Every qualifying game is already paired: {entry.name} cannot rejoin.",
             code="no_game_left",
         )
     played_before = entry.checked_in_at is not None or entry.seats.exists()
@@ -98,7 +98,7 @@ def entry_rejoin(*, entry: Entry, user) -> Entry:
         actor=user,
         kind=Kind.ENTRIES,
         action="entry_rejoin",
-        summary=f"{entry.player.name}'s withdrawal undone"
+        summary=f"{entry.name}'s withdrawal undone"
         + (f" (missed games {', '.join(map(str, missed))})" if missed else ""),
         before=before,
         after=entry_state(entry),

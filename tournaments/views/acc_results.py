@@ -9,10 +9,10 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from tournaments.core.money import dollars
+from tournaments.errors import ServiceError
 from tournaments.exports import csv_download
 from tournaments.selectors.acc_package import AccPackage, acc_package
 from tournaments.selectors.access import event_get_for_director
-from tournaments.services.errors import ServiceError
 from tournaments.services.ledger import NOT_IN_LEDGER, event_finalise_request, mrp_by_hand
 from tournaments.views.refusals import refusal_message
 

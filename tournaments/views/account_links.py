@@ -19,6 +19,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from tournaments.errors import ServiceError
 from tournaments.models import AccountLink, Player
 from tournaments.selectors.access import account_link_get_for_user
 from tournaments.selectors.account_links import account_links_history, account_links_waiting
@@ -32,7 +33,6 @@ from tournaments.services.account_links import (
     account_link_end,
     account_link_request,
 )
-from tournaments.services.errors import ServiceError
 from tournaments.views.confirm import Confirmation, confirm_page, confirmed
 
 

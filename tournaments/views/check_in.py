@@ -26,12 +26,12 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.crypto import constant_time_compare
 
+from tournaments.errors import ServiceError
 from tournaments.models import Entry, Event, Player
 from tournaments.selectors.access import event_get_for_director
 from tournaments.selectors.events import entries_of_event
 from tournaments.selectors.live import event_version
 from tournaments.services.check_in import entries_check_in, entry_self_check_in
-from tournaments.services.errors import ServiceError
 from tournaments.views.confirm import Confirmation, confirm_page, confirmed
 from tournaments.views.live import live_page
 from tournaments.views.standings import scorecard_qr_svg
@@ -66,7 +66,7 @@ def _self_check_in(request, entry: Entry) -> None:
 
 
 def check_in_by_link(request, entry: Entry):
-    """The POST of "check me in" on a player's own page (``views.player.player_page``)."""
+    """The POST of "check me in" on a player's own page (``views.report.player_page``)."""
     _self_check_in(request, entry)
     return redirect("player-page", token=entry.report_token)
 
@@ -161,7 +161,7 @@ def check_in_everyone(request, event_id: int):
             messages.error(request, exc.message)
         else:
             count = len(done)
-            text = f"{done[0].player.name} is checked in." if count == 1 else None
+            text = f"{done[0].name} is checked in." if count == 1 else None
             messages.success(request, text or f"{count} players checked in.")
         return redirect("event-check-in", event_id=event.pk)
     waiting = list(entries_of_event(event=event).filter(status=Entry.Status.REGISTERED))
@@ -177,7 +177,7 @@ def check_in_everyone(request, event_id: int):
 
 
 def _confirm_everyone(request, event: Event, chosen: list[Entry]):
-    names = [e.player.name for e in chosen]
+    names = [e.name for e in chosen]
     count = len(names)
     shown = ", ".join(names[:NAMED]) + (f" and {count - NAMED} more" if count > NAMED else "")
     players = "1 player" if count == 1 else f"{count} players"

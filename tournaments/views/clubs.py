@@ -12,7 +12,8 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from tournaments.models import Club, ClubAward, Entry
+from tournaments.errors import ServiceError
+from tournaments.models import ENTRANT_NAME, Club, ClubAward, Entry
 from tournaments.selectors.access import club_directs, club_get_for_director
 from tournaments.selectors.clubs import club_get, club_page, national_grass_roots, season_table
 from tournaments.services.clubs import (
@@ -23,7 +24,6 @@ from tournaments.services.clubs import (
     club_night_create,
     club_update_settings,
 )
-from tournaments.services.errors import ServiceError
 
 PER_PAGE = 50
 
@@ -71,10 +71,10 @@ class AwardForm(forms.Form):
         entries = (
             Entry.objects.filter(event__club=club, event__kind="club_night")
             .select_related("player", "event")
-            .order_by("-event__starts_on", "player__name")[:500]
+            .order_by("-event__starts_on", ENTRANT_NAME)[:500]
         )
         self.fields["entry"].choices = [
-            (e.pk, f"{e.player.name}, {e.event.starts_on or e.event.created_at:%-d %b %Y}")
+            (e.pk, f"{e.name}, {e.event.starts_on or e.event.created_at:%-d %b %Y}")
             for e in entries
         ]
 

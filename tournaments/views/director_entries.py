@@ -10,12 +10,12 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from tournaments.errors import ServiceError
 from tournaments.forms import ImportForm, RegistrationForm
 from tournaments.selectors.access import entry_get_for_director, event_get_for_director
 from tournaments.services import check_in as check_in_services
 from tournaments.services import entries as entry_services
 from tournaments.services import entries_import as import_services
-from tournaments.services.errors import ServiceError
 from tournaments.services.links import UNDO_WINDOW, entry_token_restore, entry_token_revoke
 from tournaments.services.withdrawals import entry_rejoin, entry_withdraw
 from tournaments.views.confirm import Confirmation, confirm_page, confirmed
@@ -49,10 +49,10 @@ def entry_add(request, event_id: int):
             form.add_error(exc.field if exc.field in form.fields else None, exc.message)
         else:
             if entry.restored:
-                text = f"{entry.player.name} had withdrawn: their entry is restored, with "
+                text = f"{entry.name} had withdrawn: their entry is restored, with "
                 text += "their games so far."
             else:
-                text = f"{entry.player.name} is entered."
+                text = f"{entry.name} is entered."
             messages.success(request, text)
             return redirect("event-manage", event_id=event.pk)
     context = dashboard_context(event, registration_form=form, player_candidates=candidates)
@@ -103,7 +103,7 @@ def _entry_action(request, entry, action, done: str):
     except ServiceError as exc:
         messages.error(request, exc.message)
     else:
-        messages.success(request, f"{entry.player.name} {done}.")
+        messages.success(request, f"{entry.name} {done}.")
     return redirect("event-manage", event_id=entry.event_id)
 
 
@@ -121,7 +121,7 @@ def entry_withdraw_view(request, entry_id: int):
         return _entry_action(
             request, entry, entry_withdraw, "has withdrawn. “Undo withdrawal” brings them back"
         )
-    name = entry.player.name
+    name = entry.name
     return confirm_page(
         request,
         Confirmation(
@@ -159,7 +159,7 @@ def entry_new_link(request, entry_id: int):
             f"has a new link; the old card no longer works. Print a new scorecard (you can "
             f"undo this for {minutes} minutes, until the new link is used)",
         )
-    name = entry.player.name
+    name = entry.name
     return confirm_page(
         request,
         Confirmation(

@@ -10,6 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
+from tournaments.errors import ServiceError
 from tournaments.forms import (
     EventCreateForm,
     EventSettingsForm,
@@ -31,7 +32,6 @@ from tournaments.selectors.games import games_of_event
 from tournaments.selectors.sanctioning import event_sanction_status
 from tournaments.selectors.waiting import event_waiting
 from tournaments.services import events as event_services
-from tournaments.services.errors import ServiceError
 from tournaments.services.links import token_undo_refusal
 
 

@@ -9,6 +9,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from tournaments.errors import ServiceError
 from tournaments.models import Game
 from tournaments.selectors.access import (
     event_get_for_director,
@@ -18,7 +19,6 @@ from tournaments.selectors.access import (
 from tournaments.selectors.games import game_pairings
 from tournaments.selectors.live import game_version
 from tournaments.services import pairings as pairing_services
-from tournaments.services.errors import ServiceError
 from tournaments.views.confirm import Confirmation, confirm_page, confirmed
 from tournaments.views.live import live_page
 

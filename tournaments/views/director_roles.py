@@ -8,10 +8,10 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from tournaments.errors import ServiceError
 from tournaments.forms import RoleForm
 from tournaments.selectors.access import event_get_for_director, role_grant_get_for_director
 from tournaments.selectors.people import person_name
-from tournaments.services.errors import ServiceError
 from tournaments.services.roles import event_role_grant, event_role_revoke
 from tournaments.views.director_events import dashboard_context
 

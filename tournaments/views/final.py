@@ -13,12 +13,12 @@ from django.views.decorators.http import require_POST
 
 from tournaments.core.bracket import band_players
 from tournaments.core.money import GRADUATIONS, dollars, held_places, place_key
+from tournaments.errors import ServiceError
 from tournaments.exports import csv_download
 from tournaments.models import EventRole
 from tournaments.selectors.access import event_get_for_director, event_get_for_viewer, event_roles
 from tournaments.selectors.final import band_of_key, event_final_results, event_payouts
 from tournaments.services.consolation import consolation_create, consolation_of
-from tournaments.services.errors import ServiceError
 from tournaments.services.prizes import (
     event_money_update,
     payout_adjustments_clear,

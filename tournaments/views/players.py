@@ -13,6 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from tournaments.charts import points_by_year_svg, svg_response
+from tournaments.errors import ServiceError
 from tournaments.models import Club, Player, PlayerMerge, RecordChange
 from tournaments.selectors.access import player_get_for_editing, record_change_get_for_user
 from tournaments.selectors.player_identity import (
@@ -20,7 +21,7 @@ from tournaments.selectors.player_identity import (
     player_may_edit,
     player_record_decider,
 )
-from tournaments.selectors.player_pages import (
+from tournaments.selectors.players import (
     LeaderboardFilters,
     leaderboard_regions,
     leaderboard_years,
@@ -29,7 +30,6 @@ from tournaments.selectors.player_pages import (
     player_page,
 )
 from tournaments.selectors.record_changes import record_changes_waiting
-from tournaments.services.errors import ServiceError
 from tournaments.services.players import player_merge, player_merge_undo
 from tournaments.services.record_changes import (
     player_record_change,

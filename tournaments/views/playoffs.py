@@ -10,6 +10,7 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
+from tournaments.errors import ServiceError
 from tournaments.models import Entry, EventRole
 from tournaments.selectors.access import (
     entry_get_by_token,
@@ -22,7 +23,6 @@ from tournaments.selectors.access import (
 from tournaments.selectors.live import public_version
 from tournaments.selectors.playoffs import bracket_for_event, entry_current_match, match_games
 from tournaments.services.conflicts import read_again_on_drop
-from tournaments.services.errors import ServiceError
 from tournaments.services.playoffs import playoff_build_request
 from tournaments.services.playoffs_corrections import (
     match_clock_start,
@@ -33,8 +33,8 @@ from tournaments.services.playoffs_corrections import (
 from tournaments.services.playoffs_matches import match_forfeits_apply, match_game_report
 from tournaments.services.results import line_preview
 from tournaments.views.live import live_page
-from tournaments.views.player import ReportForm, player_page_context
 from tournaments.views.refusals import refusal_message
+from tournaments.views.report import ReportForm, player_page_context
 
 
 class CorrectionForm(forms.Form):
@@ -60,7 +60,7 @@ class ClockForm(forms.Form):
 
 
 def _players(match) -> list[tuple[int, str]]:
-    return [(e.pk, e.player.name) for e in (match.entry_a, match.entry_b) if e is not None]
+    return [(e.pk, e.name) for e in (match.entry_a, match.entry_b) if e is not None]
 
 
 def bracket(request, event_id: int):

@@ -10,7 +10,7 @@ from django.shortcuts import render
 from tournaments.charts import rating_history_svg, svg_response
 from tournaments.core.ratings import DEFAULT_PARAMS
 from tournaments.selectors.clubs import club_get, predict, rating_history, rating_leaderboard
-from tournaments.selectors.player_pages import player_get
+from tournaments.selectors.players import player_get
 
 PER_PAGE = 50
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.utils.html import format_html, format_html_join
 
-from tournaments.services.errors import Blocked, ServiceError
+from tournaments.errors import Blocked, ServiceError
 
 
 def refusal_message(request, exc: ServiceError) -> None:

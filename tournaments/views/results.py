@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from scoring.games import CardLine as EngineLine
+from tournaments.errors import ServiceError
 from tournaments.models import EventRole, Seat, Table
 from tournaments.selectors.access import (
     event_get_for_staff,
@@ -32,7 +33,6 @@ from tournaments.services.corrections import (
     table_cross_check,
     table_paper_line_enter,
 )
-from tournaments.services.errors import ServiceError
 from tournaments.views.confirm import Confirmation, confirm_page, confirmed
 from tournaments.views.live import live_page
 

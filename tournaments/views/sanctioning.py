@@ -16,6 +16,7 @@ from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
+from tournaments.errors import ServiceError
 from tournaments.selectors.access import (
     event_get_for_director,
     event_get_for_sanctioning,
@@ -26,7 +27,6 @@ from tournaments.selectors.sanctioning import (
     sanction_requests,
     sanctioned_events,
 )
-from tournaments.services.errors import ServiceError
 from tournaments.services.sanctioning import (
     event_sanction_decline,
     event_sanction_grant,

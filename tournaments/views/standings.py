@@ -14,13 +14,13 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.views.decorators.http import require_POST
 
+from tournaments.errors import ServiceError
 from tournaments.models import Entry, EventRole, Playoff
 from tournaments.selectors.access import event_get_for_director, event_get_for_viewer, event_roles
 from tournaments.selectors.events import entries_of_event
 from tournaments.selectors.live import public_version
 from tournaments.selectors.results import standings_table
 from tournaments.services.corrections import tie_playoff_record
-from tournaments.services.errors import ServiceError
 from tournaments.views.live import live_page
 
 
@@ -125,7 +125,7 @@ def scorecards(request, event_id: int):
     cards = []
     for entry in entries:
         url = request.build_absolute_uri(reverse("player-page", args=[entry.report_token]))
-        qr = scorecard_qr_svg(url, f"Link for {entry.player.name}")
+        qr = scorecard_qr_svg(url, f"Link for {entry.name}")
         cards.append({"entry": entry, "url": url, "qr": qr})
     per_sheet = cards_per_sheet(event.qualifying_games)
     # Every card has the same empty lines: made once here, where a loop in the template took

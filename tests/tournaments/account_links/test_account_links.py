@@ -11,7 +11,8 @@ from django.core import mail
 from django.utils import timezone
 
 from tests.factories import EntryFactory, EventFactory, PlayerFactory, UserFactory
-from tests.tournaments.api.conftest import client_for
+from tests.helpers import client_for
+from tournaments.errors import ServiceError
 from tournaments.models import AccountLink, Player
 from tournaments.services.account_links import (
     MAX_ASKED_A_DAY,
@@ -22,7 +23,6 @@ from tournaments.services.account_links import (
     account_link_end,
     account_link_request,
 )
-from tournaments.services.errors import ServiceError
 from tournaments.services.links import entry_token_revoke
 
 pytestmark = pytest.mark.django_db

@@ -7,37 +7,8 @@ import pytest
 from rest_framework.test import APIClient
 
 from tests.factories import EntryFactory, EventFactory, UserFactory
+from tests.helpers import client_for
 from tournaments.services.events import event_close_registration
-
-
-def client_for(user=None) -> APIClient:
-    client = APIClient()
-    client.default_format = "json"
-    if user is not None:
-        client.force_authenticate(user)
-    return client
-
-
-def csv_of(*rows: tuple[str, ...], header: str = "name,acc_number,club,email,phone") -> str:
-    return "\n".join([header, *(",".join(row) for row in rows)]) + "\n"
-
-
-def seated(pairings: dict) -> list[int]:
-    """Every entry in a game's pairings, at a table or sitting out."""
-    ids = [t[key] for t in pairings["tables"] for key in ("first_entry_id", "second_entry_id")]
-    if pairings["sit_out"]:
-        ids.append(pairings["sit_out"]["entry_id"])
-    return ids
-
-
-def meetings(pairings: dict) -> set[frozenset[int]]:
-    return {frozenset((t["first_entry_id"], t["second_entry_id"])) for t in pairings["tables"]}
-
-
-@pytest.fixture(autouse=True)
-def fast_password_hashing(settings):
-    """Every test makes users; the production hasher is slow on purpose."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from tests.factories import EntryFactory, EventFactory, PlayerFactory
-from tests.tournaments.api.conftest import csv_of
+from tests.helpers import csv_of
 from tournaments.models import Club, Entry, Player
 
 pytestmark = pytest.mark.django_db

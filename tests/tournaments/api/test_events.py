@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.factories import EntryFactory, EventFactory
-from tests.tournaments.api.conftest import client_for
+from tests.helpers import client_for
 from tournaments.models import Event
 
 pytestmark = pytest.mark.django_db

@@ -11,7 +11,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from tests.factories import EntryFactory, EventFactory
-from tests.tournaments.api.conftest import meetings, seated
+from tests.helpers import meetings, seated
 from tournaments.models import Entry, Game
 
 pytestmark = pytest.mark.django_db

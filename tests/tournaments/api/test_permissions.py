@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.factories import EntryFactory, EventFactory
-from tests.tournaments.api.conftest import client_for
+from tests.helpers import client_for
 from tournaments.models import Entry, Event, Game, Job
 from tournaments.services.events import event_close_registration
 

@@ -9,8 +9,8 @@ from django.test import TestCase
 from rest_framework.test import APIClient
 
 from tests.factories import EntryFactory, EventFactory
+from tests.helpers import break_cut_ties, play_game
 from tests.tournaments.api.test_parsers import DEEP_ARRAY, DEEP_OBJECT, too_deep
-from tests.tournaments.playoffs.conftest import break_cut_ties, play_game
 from tournaments.models import Game, Match
 from tournaments.services.events import event_close_registration
 from tournaments.services.pairings import game_pairings_request, game_publish

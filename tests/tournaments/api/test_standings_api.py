@@ -8,7 +8,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from tests.factories import EntryFactory, UserFactory
-from tests.tournaments.api.conftest import client_for
+from tests.helpers import client_for
 from tournaments.models import Event, EventRole, Table, TiePlayoff
 from tournaments.services.results import card_line_report
 

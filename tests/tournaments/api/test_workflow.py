@@ -7,7 +7,7 @@ import itertools
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from tests.tournaments.api.conftest import client_for, csv_of, meetings, seated
+from tests.helpers import client_for, csv_of, meetings, seated
 from tournaments.models import Entry, Player
 
 pytestmark = pytest.mark.django_db

@@ -16,7 +16,6 @@ import pytest
 
 from scoring.games import CardLine as EngineLine
 from tests.factories import EntryFactory, EventFactory, PlayerFactory, UserFactory
-from tests.tournaments.playoffs.conftest import qualified_event  # noqa: F401  (a fixture)
 from tournaments import services
 from tournaments.models import AuditEntry, Entry, EventRole, Game, JudgeCall, Match, Table
 from tournaments.services import (
@@ -61,6 +60,7 @@ NOT_STAFF_ACTIONS = {
     "settings_state": "formats settings for the history",
     "health_check_work": "a job's work, no event",
     "job_enqueue": "starts a job for a service that records the action",
+    "task_registered": "a check",
     "event_export": "reads",
     "line_preview": "reads (the engine's words for a line)",
     "plain": "formats values for a backup",
@@ -126,7 +126,6 @@ NOT_STAFF_ACTIONS = {
     "event_simulate": "a demo: every step goes through the services listed here",
     "player_names": "pure",
     "notify_cut_changes": "part of a correction",
-    "standings_qualifiers": "reads",
     "standings_recompute": "the standings job's work",
     "standings_request": "starts the standings job",
     "standings_snapshot_now": "part of a correction after the cut",

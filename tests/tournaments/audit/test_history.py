@@ -5,7 +5,7 @@ judges only."""
 import pytest
 
 from tests.factories import EventFactory, UserFactory
-from tests.tournaments.api.conftest import client_for
+from tests.helpers import client_for
 from tournaments.models import EventRole, Game, Table
 from tournaments.services.corrections import table_paper_line_enter
 from tournaments.services.results import game_close

@@ -19,13 +19,8 @@ from django.contrib.auth import get_user_model
 
 from scoring.games import CardLine as EngineLine
 from tests.factories import UserFactory
-from tests.helpers import sanction
-from tests.tournaments.ledger.conftest import play_playoffs
-from tests.tournaments.playoffs.conftest import (  # noqa: F401  (qualified_event is a fixture)
-    break_cut_ties,
-    play_game,
-    qualified_event,
-)
+from tests.helpers import break_cut_ties, play_game, play_playoffs, sanction
+from tournaments.errors import ServiceError
 from tournaments.models import (
     CardLine,
     ClubAward,
@@ -45,7 +40,6 @@ from tournaments.models import (
 from tournaments.selectors.final import event_payouts
 from tournaments.services.backup_import import event_import
 from tournaments.services.corrections import table_correct
-from tournaments.services.errors import ServiceError
 from tournaments.services.judge_calls import judge_call_answer, judge_call_create
 from tournaments.services.ledger import event_finalise_request
 from tournaments.services.links import entry_token_revoke
@@ -57,11 +51,6 @@ from tournaments.services.roles import event_role_grant
 from tournaments.services.rulings import ruling_record
 from tournaments.services.rulings_match import ruling_record_in_match
 from tournaments.services.withdrawals import entry_withdraw
-
-
-@pytest.fixture(autouse=True)
-def fast_password_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 def _staff(event):

@@ -6,7 +6,6 @@ import pytest
 
 from tests.factories import UserFactory
 from tests.tournaments.backup.conftest import comparable, delete_event
-from tests.tournaments.clubs.conftest import club_world  # noqa: F401  (a fixture)
 from tournaments.models import Club, Entry, Player
 from tournaments.services.backup_export import event_export
 from tournaments.services.backup_import import event_import

@@ -10,8 +10,8 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from tests.factories import PlayerFactory, UserFactory
+from tests.helpers import play_game
 from tests.tournaments.backup.conftest import delete_event, forged, refused
-from tests.tournaments.playoffs.conftest import play_game
 from tournaments.models import AccountLink, Entry, Player
 from tournaments.services.backup_export import event_export
 from tournaments.services.backup_import import event_import

@@ -14,16 +14,13 @@ from django.core.management import CommandError, call_command
 from tests.factories import PlayerFactory, UserFactory
 from tests.helpers import sanction
 from tests.tournaments.backup.conftest import delete_event, restored_ledger, row_counts
-from tests.tournaments.clubs.conftest import club_world  # noqa: F401  (a fixture)
-from tests.tournaments.final.conftest import finished_main  # noqa: F401  (a fixture)
-from tests.tournaments.ledger.conftest import finished_event  # noqa: F401  (a fixture)
+from tournaments.errors import ServiceError
 from tournaments.models import AuditEntry, Club, ClubAward, Event, Game, MrpAward, NightCard
-from tournaments.selectors.player_pages import mrp_leaderboard
+from tournaments.selectors.players import mrp_leaderboard
 from tournaments.services.backup_export import event_export
 from tournaments.services.backup_import import RESTORED, event_import
 from tournaments.services.clubs import club_award_record
 from tournaments.services.consolation import consolation_create
-from tournaments.services.errors import ServiceError
 from tournaments.services.ledger import event_finalise_request
 
 pytestmark = pytest.mark.django_db

@@ -6,7 +6,7 @@ import json
 import pytest
 
 from tests.factories import UserFactory
-from tests.tournaments.api.conftest import client_for
+from tests.helpers import client_for
 from tournaments.models import AuditEntry
 
 pytestmark = pytest.mark.django_db

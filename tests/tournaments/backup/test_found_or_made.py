@@ -6,7 +6,6 @@ from django.contrib.auth import get_user_model
 from tests.factories import EntryFactory, PlayerFactory, UserFactory
 from tests.helpers import link_account
 from tests.tournaments.backup.conftest import delete_event
-from tests.tournaments.final.conftest import finished_main  # noqa: F401  (a fixture)
 from tournaments.models import Club, Entry, Event, Player
 from tournaments.services.backup_export import event_export
 from tournaments.services.backup_import import event_import

@@ -6,10 +6,10 @@ import pytest
 
 from tests.factories import UserFactory
 from tests.tournaments.backup.conftest import delete_event, row_counts
+from tournaments.errors import ServiceError
 from tournaments.models import Event
 from tournaments.services.backup_export import event_export
 from tournaments.services.backup_import import event_import
-from tournaments.services.errors import ServiceError
 
 pytestmark = pytest.mark.django_db
 

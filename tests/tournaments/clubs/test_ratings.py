@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from tests.tournaments.api.conftest import client_for
+from tests.helpers import client_for
 from tournaments.core.ratings import DEFAULT_PARAMS, RatedGame, RatingBook
 from tournaments.models import Event, PlayerRating, RatingPoint
 from tournaments.services.ratings import _games, ratings_recompute_all

@@ -6,11 +6,11 @@ from datetime import date
 import pytest
 
 from tests.factories import UserFactory
-from tests.tournaments.api.conftest import client_for
+from tests.helpers import client_for
 from tournaments.core.seasons import Card, season_of, season_standings
+from tournaments.errors import ServiceError
 from tournaments.models import ClubAward, Entry, Event, NightCard
 from tournaments.services.clubs import club_award_record, club_update_settings
-from tournaments.services.errors import ServiceError
 
 pytestmark = pytest.mark.django_db
 

@@ -2,7 +2,6 @@
 
 import pytest
 
-from tests.tournaments.playoffs.conftest import qualified_event  # noqa: F401  (a fixture)
 from tournaments.models import Job, Table
 from tournaments.services.playoffs import playoff_build_request
 

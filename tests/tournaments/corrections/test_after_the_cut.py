@@ -8,11 +8,11 @@ from __future__ import annotations
 import pytest
 
 from scoring.games import CardLine as EngineLine
-from tests.helpers import sanction
-from tests.tournaments.api.conftest import client_for
+from tests.helpers import client_for, sanction
 from tests.tournaments.corrections.conftest import seats_of
 from tournaments.core.cut import CutState, cut_change, cut_state
 from tournaments.core.standings import Line, compute_standings
+from tournaments.errors import ServiceError
 from tournaments.models import (
     AuditEntry,
     CardLine,
@@ -24,13 +24,12 @@ from tournaments.models import (
     StandingsSnapshot,
     Table,
 )
+from tournaments.selectors.standings import standings_entrants, standings_lines, standings_live
 from tournaments.services.consolation import consolation_create
 from tournaments.services.corrections import table_correct
-from tournaments.services.errors import ServiceError
 from tournaments.services.events import event_close_registration, event_update_settings
 from tournaments.services.pairings import game_pairings_request
 from tournaments.services.playoffs_matches import match_game_report
-from tournaments.services.standings import _compute, _entrants, _lines
 
 pytestmark = pytest.mark.django_db
 
@@ -61,7 +60,7 @@ def _cut_after(event, table: Table, lines: dict) -> CutState:
     seat_entry = {seat.pk: seat.entry_id for seat in table.seats.all()}
     replaced = {(seat_entry[sid], table.game.number): line for sid, line in lines.items()}
     new = []
-    for line in _lines(event):
+    for line in standings_lines(event=event):
         change = replaced.get((line.entry_id, line.game))
         if change is None:
             new.append(line)
@@ -70,7 +69,9 @@ def _cut_after(event, table: Table, lines: dict) -> CutState:
                 Line(line.entry_id, line.game, change.game_points, change.plus, change.minus,
                      line.opponent_id, change.game_points > 0)
             )  # fmt: skip
-    return cut_state(compute_standings(lines=new, entrants=_entrants(event), qualifier_ratio=4))
+    return cut_state(
+        compute_standings(lines=new, entrants=standings_entrants(event=event), qualifier_ratio=4)
+    )
 
 
 def _find(event, *, changes_cut: bool, spread: int = 40):
@@ -83,7 +84,7 @@ def _find(event, *, changes_cut: bool, spread: int = 40):
 
 def _consistent(event) -> None:
     """Standings, bracket and results agree: what every page must show at every moment."""
-    standings, _ = _compute(event)
+    standings = standings_live(event=event)
     snapshot = StandingsSnapshot.objects.filter(event=event).latest()
     assert [r["entry_id"] for r in snapshot.rows] == [r.entry_id for r in standings.rows]
     assert [r["game_points"] for r in snapshot.rows] == [r.game_points for r in standings.rows]

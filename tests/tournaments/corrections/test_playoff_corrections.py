@@ -4,9 +4,9 @@ refused as a whole."""
 
 import pytest
 
-from tests.tournaments.api.conftest import client_for
+from tests.helpers import client_for
+from tournaments.errors import ServiceError
 from tournaments.models import AuditEntry, Event, Match, MatchGame, MatchLine, Playoff
-from tournaments.services.errors import ServiceError
 from tournaments.services.playoffs import playoff_build
 from tournaments.services.playoffs_corrections import (
     match_clock_start,

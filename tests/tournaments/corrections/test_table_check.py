@@ -6,9 +6,9 @@ import pytest
 
 from scoring.games import CardLine as EngineLine
 from tests.tournaments.corrections.conftest import seats_of
+from tournaments.errors import ServiceError
 from tournaments.models import AuditEntry, CardLine, Table
 from tournaments.services.corrections import table_correct
-from tournaments.services.errors import ServiceError
 from tournaments.services.results import card_line_report
 
 pytestmark = pytest.mark.django_db
@@ -132,7 +132,7 @@ def test_the_correction_form_starts_from_the_current_lines(client, event_in_play
 
 
 def test_the_api_names_the_line_of_the_request(event_in_play, django_capture_on_commit_callbacks):
-    from tests.tournaments.api.conftest import client_for
+    from tests.helpers import client_for
 
     event = event_in_play(10)
     _verified_table(event)

@@ -8,10 +8,10 @@ import pytest
 from django.utils import timezone
 
 from tests.factories import EntryFactory, EventFactory, PlayerFactory, UserFactory
-from tests.tournaments.api.conftest import client_for
+from tests.helpers import client_for
+from tournaments.errors import ServiceError
 from tournaments.models import AuditEntry, Entry, Game, Table
 from tournaments.services.entries import Registration, entry_register
-from tournaments.services.errors import ServiceError
 from tournaments.services.links import entry_token_restore, entry_token_revoke
 from tournaments.services.pairings import game_pairings_request, game_publish
 from tournaments.services.results import game_close

@@ -3,9 +3,9 @@
 import pytest
 
 from tests.factories import EntryFactory
+from tournaments.errors import ServiceError
 from tournaments.models import Entry, Event, EventRole
 from tournaments.services.consolation import consolation_create
-from tournaments.services.errors import ServiceError
 
 pytestmark = pytest.mark.django_db
 

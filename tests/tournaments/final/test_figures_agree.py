@@ -13,7 +13,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from tests.tournaments.api.conftest import client_for
+from tests.helpers import client_for
 from tournaments.core.money import dollars
 from tournaments.models import Event
 from tournaments.selectors.final import event_final_results

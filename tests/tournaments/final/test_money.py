@@ -5,9 +5,9 @@ import io
 
 import pytest
 
+from tournaments.errors import ServiceError
 from tournaments.models import Event, Playoff
 from tournaments.selectors.final import event_final_results, event_payouts
-from tournaments.services.errors import ServiceError
 from tournaments.services.prizes import event_money_update, payout_set_by_hand
 
 pytestmark = pytest.mark.django_db

@@ -5,11 +5,11 @@ it (linking accounts: tests/tournaments/account_links)."""
 import pytest
 
 from tests.factories import EntryFactory, EventFactory, PlayerFactory, UserFactory
-from tests.tournaments.api.conftest import client_for
+from tests.helpers import client_for
+from tournaments.errors import ServiceError
 from tournaments.models import Entry, MrpAward, Player, PlayerMerge
 from tournaments.services.entries import PlayerChoiceNeeded, Registration, entry_register
 from tournaments.services.entries_import import ImportChoicesNeeded, entries_import_csv
-from tournaments.services.errors import ServiceError
 from tournaments.services.players import player_merge, player_merge_undo
 from tournaments.services.record_changes import player_record_change
 

@@ -7,7 +7,8 @@ import math
 import pytest
 
 from scoring.games import CardLine as EngineLine
-from tests.tournaments.api.conftest import client_for
+from tests.helpers import client_for
+from tournaments.errors import ServiceError
 from tournaments.models import (
     CardLine,
     Entry,
@@ -18,11 +19,10 @@ from tournaments.models import (
     MrpAward,
     PlayoffSeed,
 )
+from tournaments.selectors.standings import standings_live
 from tournaments.services.corrections import table_correct
-from tournaments.services.errors import ServiceError
 from tournaments.services.ledger import event_finalise_request, ledger_rebuild
 from tournaments.services.playoffs_corrections import match_game_void
-from tournaments.services.standings import _compute
 
 pytestmark = pytest.mark.django_db
 
@@ -32,7 +32,7 @@ SCALE, PSCALE, THRESHOLD = 3, 4, 9
 
 def _expected(event) -> dict[int, int]:
     """Every qualifier's MRPs, worked out here from the rules, not by Pegboard's code."""
-    standings, _ = _compute(event)
+    standings = standings_live(event=event)
     gp = {row.entry_id: row.game_points for row in standings.rows}
     seeds = list(PlayoffSeed.objects.filter(playoff__event=event).order_by("seed"))
     q = len(seeds)

@@ -5,7 +5,7 @@ choosing "by hand" works: it is finalised without MRPs (issue 22, item 12)."""
 import pytest
 
 from tests.factories import UserFactory
-from tests.tournaments.api.conftest import client_for
+from tests.helpers import client_for
 from tournaments.core.mrp import mrp_length_note
 from tournaments.models import Event, MrpAward
 from tournaments.services.ledger import event_finalise_request

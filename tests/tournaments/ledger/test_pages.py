@@ -6,7 +6,7 @@ import io
 import pytest
 
 from tests.factories import UserFactory
-from tests.tournaments.api.conftest import client_for
+from tests.helpers import client_for
 from tournaments.models import Club, Event, MrpAward, Player, PlayoffSeed
 from tournaments.services.ledger import event_finalise_request
 

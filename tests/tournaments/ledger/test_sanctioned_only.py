@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from tests.factories import UserFactory
-from tests.tournaments.api.conftest import client_for
+from tests.helpers import client_for
 from tournaments.models import Job, MrpAward
-from tournaments.selectors.player_pages import LeaderboardFilters, mrp_leaderboard
+from tournaments.selectors.players import LeaderboardFilters, mrp_leaderboard
 from tournaments.services.ledger import event_finalise_request
 from tournaments.services.sanctioning import event_sanction_grant, event_sanction_revoke
 

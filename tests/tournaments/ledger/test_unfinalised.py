@@ -4,7 +4,7 @@ message, API field), on the manage page until it is finalised again, and in the 
 
 import pytest
 
-from tests.tournaments.api.conftest import client_for
+from tests.helpers import client_for
 from tournaments.models import AuditEntry, Event, Match, MatchGame
 from tournaments.services.ledger import event_finalise_request
 from tournaments.services.playoffs_matches import match_game_report

@@ -2,11 +2,11 @@
 
 import pytest
 
+from tournaments.errors import ServiceError
 from tournaments.models import Event, Job, Match, Playoff, PlayoffSeed
-from tournaments.services.errors import ServiceError
+from tournaments.selectors.standings import standings_live
 from tournaments.services.playoffs import playoff_build, playoff_build_request
 from tournaments.services.results import card_line_report
-from tournaments.services.standings import _compute
 
 pytestmark = pytest.mark.django_db
 
@@ -26,7 +26,7 @@ def test_twelve_players_give_three_qualifiers_four_lines_and_one_bye(
     assert (job.kind, job.status) == ("bracket", Job.Status.SUCCEEDED), job.error
     playoff = Playoff.objects.get(event=event)
     assert (playoff.entrants, playoff.qualifiers, playoff.job_id) == (12, 3, job.pk)
-    standings, _ = _compute(event)
+    standings = standings_live(event=event)
     top = [row.entry_id for row in standings.rows[:4]]
     seeds = list(PlayoffSeed.objects.filter(playoff=playoff).values_list("entry_id", "seed"))
     assert seeds == [(top[0], 1), (top[1], 2), (top[2], 3)]

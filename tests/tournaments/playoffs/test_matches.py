@@ -6,8 +6,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from tournaments.errors import ServiceError
 from tournaments.models import Event, Match, MatchGame, MatchLine, Playoff
-from tournaments.services.errors import ServiceError
 from tournaments.services.playoffs import playoff_build
 from tournaments.services.playoffs_corrections import match_clock_start, match_game_correct
 from tournaments.services.playoffs_matches import (

@@ -3,9 +3,9 @@ waits (issue 22, item 10)."""
 
 import pytest
 
-from tests.tournaments.api.conftest import client_for
+from tests.helpers import client_for
+from tournaments.errors import Blocked
 from tournaments.models import Playoff, Table
-from tournaments.services.errors import Blocked
 from tournaments.services.ledger import event_finalise_request
 from tournaments.services.playoffs import playoff_build_request
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from tests.factories import EntryFactory, EventFactory, PlayerFactory, UserFactory
-from tests.tournaments.api.conftest import client_for
+from tests.helpers import client_for
+from tournaments.errors import ServiceError
 from tournaments.models import Player, RecordChange
-from tournaments.services.errors import ServiceError
 from tournaments.services.record_changes import (
     player_record_change,
     record_change_approve,

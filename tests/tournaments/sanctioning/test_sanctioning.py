@@ -7,9 +7,9 @@ import pytest
 from django.contrib.auth.models import Permission
 
 from tests.factories import EventFactory, UserFactory
-from tests.tournaments.api.conftest import client_for
+from tests.helpers import client_for
+from tournaments.errors import ServiceError
 from tournaments.models import AuditEntry, Event
-from tournaments.services.errors import ServiceError
 from tournaments.services.events import event_create
 from tournaments.services.sanctioning import (
     event_sanction_decline,

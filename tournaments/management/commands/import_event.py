@@ -7,8 +7,8 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
 from tournaments.api.parsers import MAX_DEPTH, json_depth
+from tournaments.errors import ServiceError
 from tournaments.services.backup_import import event_import
-from tournaments.services.errors import ServiceError
 
 
 class Command(BaseCommand):

@@ -3,7 +3,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from tournaments.demo import demo_director
-from tournaments.services.errors import ServiceError
+from tournaments.errors import ServiceError
 from tournaments.services.simulation import event_simulate
 
 

@@ -1,0 +1,100 @@
+"""Queries compiled once (``selectors.compiled``) return what the ORM returns for the same
+queryset, for any value asked, and on PostgreSQL run as prepared statements."""
+
+import pytest
+from django.db import connection
+from django.db.models import Count
+
+from tournaments.models import Entry, Seat, Table
+from tournaments.selectors.compiled import Compiled
+from tournaments.selectors.report import player_state
+
+pytestmark = pytest.mark.django_db
+
+SEATS = Compiled(
+    lambda entry_id: (
+        Seat.objects.filter(entry_id=entry_id)
+        .select_related("game__event", "table", "entry__player")
+        .annotate(lines=Count("card_lines"))
+        .order_by("game__number")
+    ),
+    int,
+)
+NAMES = Compiled(
+    lambda token, number: (
+        Seat.objects.filter(entry__report_token=token, game__number=number)
+        .values_list("entry__player__name", "game__number", "table__number")
+        .order_by()
+    ),
+    str,
+    int,
+)
+
+
+def _fields(instance) -> dict:
+    return {f.attname: getattr(instance, f.attname) for f in instance._meta.concrete_fields}
+
+
+def test_model_rows_match_the_orm_with_related_objects_and_annotations(event_in_play):
+    event = event_in_play(10)
+    for entry in Entry.objects.filter(event=event):
+        compiled = SEATS.rows(entry.pk)
+        orm = list(SEATS.build(entry.pk))
+        assert len(compiled) == len(orm) == 1
+        for mine, theirs in zip(compiled, orm, strict=True):
+            assert _fields(mine) == _fields(theirs)
+            assert _fields(mine.game.event) == _fields(theirs.game.event)
+            assert _fields(mine.entry.player) == _fields(theirs.entry.player)
+            assert (mine.table and _fields(mine.table)) == (theirs.table and _fields(theirs.table))
+            assert mine.lines == theirs.lines
+            assert mine._state.adding is False and mine._state.db == "default"
+
+
+def test_values_rows_and_several_arguments(event_in_play):
+    event = event_in_play(10)
+    entry = Entry.objects.filter(event=event).first()
+    assert NAMES.rows(entry.report_token, 1) == list(NAMES.build(entry.report_token, 1))
+    assert NAMES.rows(entry.report_token, 1)[0][0] == entry.player.name
+    assert NAMES.rows(entry.report_token, 2) == []
+    assert NAMES.first("no-such-link", 1) is None
+
+
+def test_a_missing_or_none_value_is_refused():
+    with pytest.raises(TypeError):
+        NAMES.rows("a-link")
+    with pytest.raises(TypeError):
+        SEATS.rows(None)
+
+
+def test_an_argument_that_does_not_reach_the_sql_is_refused():
+    dropped = Compiled(lambda entry_id: Entry.objects.filter(pk__gt=0), int)
+    with pytest.raises(ValueError, match="do not reach the SQL"):
+        dropped.rows(1)
+
+
+def test_the_players_state_follows_a_report(event_in_play):
+    from tournaments.services.results import card_line_report
+
+    event = event_in_play(10)
+    table = Table.objects.get(game__event=event, game__number=1, number=1)
+    a, b = table.seats.select_related("entry__player", "entry__event").order_by("position")
+    assert player_state(entry=a.entry).current.state == "not_reported"
+    card_line_report(seat=b, won=False, spread=12)
+    state = player_state(entry=a.entry)
+    assert state.current.state == "your_turn" and state.current.opponent_status == "reported"
+    assert state.current.opponent == b.entry.player.name
+    card_line_report(seat=a, won=True, spread=12)
+    state = player_state(entry=a.entry)
+    assert state.current.state == "verified" and state.card[0].verified
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="prepared statements: PostgreSQL")
+def test_on_postgresql_they_run_as_prepared_statements(event_in_play):
+    event = event_in_play(10)
+    entry = Entry.objects.filter(event=event).first()
+    SEATS.rows(entry.pk)
+    SEATS.rows(entry.pk)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = [row[0] for row in cursor.fetchall()]
+    assert any('"tournaments_seat"' in statement and "COUNT" in statement for statement in prepared)

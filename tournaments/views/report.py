@@ -1,0 +1,153 @@
+"""The player's page, opened from the private link (or QR code) on their scorecard.
+
+Large type, one question at a time: did you win or lose, and by how much. The engine works out
+the game points and says what the line means before anything is saved.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import redirect, render
+from django.utils import timezone
+
+from tournaments.errors import ServiceError
+from tournaments.models import Notice
+from tournaments.selectors.access import entry_get_by_token
+from tournaments.selectors.account_links import (
+    account_link_offer,
+    account_links_of_user,
+    entries_of_user,
+    player_of_user,
+)
+from tournaments.selectors.live import entry_version_by_token
+from tournaments.selectors.report import player_state
+from tournaments.selectors.results import entry_current_seat
+from tournaments.services.conflicts import read_again_on_drop
+from tournaments.services.results import card_line_preview, card_line_report
+from tournaments.views.account_links import link_ask
+from tournaments.views.check_in import check_in_by_link
+from tournaments.views.live import live_part
+
+
+class ReportForm(forms.Form):
+    result = forms.ChoiceField(
+        choices=[("won", "I won"), ("lost", "I lost")],
+        widget=forms.RadioSelect,
+        error_messages={"required": "Choose “I won” or “I lost”."},
+    )
+    game = forms.IntegerField(required=False, min_value=1, max_value=9999, widget=forms.HiddenInput)
+    margin = forms.IntegerField(
+        label="By how many points (spread)?",
+        min_value=0,
+        max_value=9999,
+        error_messages={"required": "Enter the margin: 121 minus the loser's score."},
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "pattern": "[0-9]*"}),
+    )
+
+
+def player_page(request, token: str):
+    if request.method in ("GET", "HEAD"):
+        # Opening or polling the page changes nothing that matters when done twice: after a
+        # dropped database connection it is opened again on a new one (``services.conflicts``).
+        return read_again_on_drop(lambda: _player_page(request, token))
+    return _player_page(request, token)
+
+
+def _player_page(request, token: str):
+    if request.method == "GET" and request.GET.get("part") == "live":
+        # A poll: answered 304 from the version alone, the entry loaded only to render.
+        version = entry_version_by_token(token=token)
+        if version is not None:
+            return live_part(
+                request,
+                version=version,
+                render=lambda: render(
+                    request,
+                    "tournaments/player/_live.html",
+                    player_page_context(request, entry_get_by_token(token=token)),
+                ),
+            )
+    entry = read_again_on_drop(lambda: entry_get_by_token(token=token))
+    if request.method == "POST" and "link" in request.POST:
+        # Asked, never on opening; and it only sends the player a code (services.account_links).
+        return link_ask(request, entry)
+    if request.method == "POST" and "check_in" in request.POST:
+        return check_in_by_link(request, entry)  # the button only: opening the page does not
+    extra, status = {}, 200
+    if request.method == "POST":
+        extra, status = _report(request, entry, ReportForm(request.POST))
+        if status == 302:
+            return redirect("player-page", token=token)
+    return read_again_on_drop(lambda: _page(request, entry, extra, status))
+
+
+def _page(request, entry, extra: dict, status: int):
+    context = player_page_context(request, entry, **extra)
+    response = render(request, "tournaments/player/report.html", context, status=status)
+    response["Cache-Control"] = "private, no-cache"
+    # A reminder or a cut notice is marked seen when shown; it stays on the page a while.
+    Notice.objects.filter(pk__in=[n.pk for n in context["state"].notices], seen_at=None).update(
+        seen_at=timezone.now()
+    )
+    return response
+
+
+def _report(request, entry, form) -> tuple[dict, int]:
+    """The report form: preview (200 with the engine's words), save (302), or the error (400).
+    The reads around the write survive a dropped connection as the write does."""
+    seat = read_again_on_drop(lambda: entry_current_seat(entry=entry))
+    if seat is None or not form.is_valid():
+        return {"form": form}, 400
+    won, margin = form.cleaned_data["result"] == "won", form.cleaned_data["margin"]
+    try:
+        if "confirm" in request.POST:
+            card_line_report(
+                seat=seat,
+                won=won,
+                spread=margin,
+                user=request.user,
+                game_number=form.cleaned_data["game"],
+            )
+            return {}, 302
+        line, words = read_again_on_drop(
+            lambda: card_line_preview(
+                seat=seat, won=won, spread=margin, game_number=form.cleaned_data["game"]
+            )
+        )
+    except ServiceError as exc:
+        form.add_error("margin" if exc.field in ("margin", "plus", "minus") else None, exc.message)
+        return {"form": form}, 400
+    return {"form": form, "preview": words, "preview_line": line}, 200
+
+
+def player_page_context(request, entry, **extra) -> dict:
+    """The page's context: the one read model (``player_state``) and what the forms need.
+    The live part is polled only on a plain GET: a preview waiting to be confirmed stays put."""
+    state = player_state(entry=entry)
+    return {
+        "entry": entry,
+        "state": state,
+        "current": state.current,
+        "match": state.match,
+        "form": ReportForm(),
+        "link_offer": account_link_offer(entry=entry, user=request.user),
+        "live": request.method == "GET",
+        **extra,
+    }
+
+
+@login_required
+def my_entries(request):
+    """A player with a confirmed account finds all their events here instead of keeping the
+    links; with their requests to link, and a way to unlink."""
+    entries = list(entries_of_user(user=request.user))
+    links = list(account_links_of_user(user=request.user)[:10])
+    linked = next((link for link in links if link.status == link.Status.CONFIRMED), None)
+    context = {
+        "entries": entries,
+        "player": player_of_user(user=request.user),
+        "linked": linked,
+        "waiting": [link for link in links if link.status == link.Status.PENDING],
+    }
+    return render(request, "tournaments/player/my_entries.html", context)
