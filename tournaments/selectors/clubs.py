@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from django.db.models import Count, Max, Q, QuerySet, Sum
 from django.http import Http404
 
+from tournaments.core.clubs import club_key
 from tournaments.core.ratings import DEFAULT_PARAMS, Rating, win_probability
 from tournaments.core.seasons import RULES, Card, SeasonRow, champion, ranked, season_standings
 from tournaments.models import (
@@ -56,6 +57,26 @@ class ClubPage:
         """The club's season in words: "September to May"."""
         club = self.club
         return f"{month_name[club.season_start_month]} to {month_name[club.season_end_month]}"
+
+
+def clubs_by_key() -> dict[str, Club]:
+    """Every club by its name's key (``core.clubs.club_key``): how a name finds its club."""
+    return {club_key(club.name): club for club in Club.objects.all()}
+
+
+def club_named(name: str) -> Club | None:
+    """The club ``name`` means, however it is spelled (case, accents and spacing aside)."""
+    return clubs_by_key().get(club_key(name)) if name.strip() else None
+
+
+def clubs_for_admin() -> QuerySet[Club]:
+    """Every club with what names it (``nights``, ``members``, ``awards``): what an
+    administrator weighs before merging or removing it (one query)."""
+    return Club.objects.annotate(
+        nights=Count("event", distinct=True),
+        members=Count("player", distinct=True),
+        award_count=Count("awards", distinct=True),
+    ).order_by("name")
 
 
 def club_page(*, club: Club) -> ClubPage:

@@ -19,6 +19,7 @@ from scoring import CardError, score_hand
 from tournaments.core.seasons import season_of
 from tournaments.models import Club, ClubAward, ClubRole, Entry, Event, EventRole, NightCard
 from tournaments.selectors.access import club_directs
+from tournaments.selectors.clubs import club_named
 from tournaments.services.audit import Kind, audit_record
 from tournaments.services.errors import ServiceError
 from tournaments.services.events import event_create_unaudited
@@ -43,6 +44,14 @@ def club_create(*, name: str, user, **settings) -> Club:
     if not name.strip():
         raise ServiceError("Give the club a name.", field="name", code="required")
     name = clean_name(name)
+    same = club_named(name)
+    if same is not None:
+        raise ServiceError(
+            f"{same.name} is already on Pegboard (capitals, accents and spacing aside): ask its "
+            f"directors to add you at /clubs/{same.pk}/.",
+            field="name",
+            code="taken",
+        )
     try:
         with transaction.atomic():
             club = Club.objects.create(name=name, **settings)
