@@ -71,6 +71,14 @@ def club_update_settings(*, club: Club, user, **changes) -> Club:
         raise ServiceError(f"Not a club setting: {', '.join(sorted(unknown))}.", code="unknown")
     if "name" in changes:
         changes["name"] = clean_name(changes["name"])
+        same = club_named(changes["name"])
+        if same is not None and same.pk != club.pk:
+            raise ServiceError(
+                f"{same.name} is another club (capitals, accents and spacing aside): choose "
+                "another name, or ask an administrator to merge the two at /clubs/admin/.",
+                field="name",
+                code="taken",
+            )
     for key, value in changes.items():
         setattr(club, key, value)
     try:

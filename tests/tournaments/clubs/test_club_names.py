@@ -165,3 +165,14 @@ def test_the_clubs_api_and_page_are_for_administrators(client, two_clubs):
     assert "Tuesday Pegz" not in page
     client.force_login(director)
     assert client.get("/clubs/admin/").status_code == 302
+
+
+def test_a_rename_to_another_clubs_name_is_refused():
+    from tournaments.services.clubs import club_update_settings
+
+    director = UserFactory()
+    Club.objects.create(name="Québec")
+    pine = club_create(name="Pine Pegs", user=director)
+    with pytest.raises(ServiceError, match="merge the two at /clubs/admin/"):
+        club_update_settings(club=pine, user=director, name="quebec")
+    assert club_update_settings(club=pine, user=director, name="PINE pegs").name == "PINE pegs"
