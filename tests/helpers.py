@@ -120,7 +120,9 @@ def play_night(club, director, players, played_on, capture, *, spread=None, winn
     for player in players:
         entry_register(
             event=event,
-            registration=Registration(name=player.name, acc_number=player.acc_number),
+            registration=Registration(
+                name=player.name, acc_number=player.acc_number, player_id=player.pk
+            ),
             check_in=True,
             user=director,
         )

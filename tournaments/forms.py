@@ -346,6 +346,9 @@ class RegistrationForm(forms.Form):
     name = forms.CharField(max_length=200)
     acc_number = forms.CharField(max_length=20, required=False, label="ACC number")
     club = forms.CharField(max_length=200, required=False)
+    new_club = forms.BooleanField(
+        required=False, label="It is a new club: add it to the clubs page"
+    )
     email = forms.EmailField(required=False, label="E-mail")
     phone = forms.CharField(max_length=40, required=False)
     check_in = forms.BooleanField(required=False, label="Walk-in: check in now")
@@ -383,6 +386,17 @@ class ImportForm(forms.Form):
             row = key.removeprefix("match_")
             if key.startswith("match_") and row.isdigit() and (value == "new" or value.isdigit()):
                 found[int(row)] = value if value == "new" else int(value)
+        return found
+
+    def clubs(self, post) -> dict[str, int | str]:
+        """The answers about club names: ``club_<i>`` ("new", "none" or a club id) for the
+        name in ``club_name_<i>``."""
+        found = {}
+        for key, value in post.items():
+            name = post.get(f"club_name_{key.removeprefix('club_')}", "")
+            asked = key.startswith("club_") and not key.startswith("club_name_") and name
+            if asked and (value in ("new", "none") or value.isdigit()):
+                found[name] = int(value) if value.isdigit() else value
         return found
 
 

@@ -2,13 +2,15 @@
 
 from django.urls import path
 
-from tournaments.views import clubs, ratings
+from tournaments.views import clubs, clubs_admin, ratings
 
 CLUB = "clubs/<num:club_id>/"
 
 urlpatterns = [
     path("clubs/", clubs.club_list, name="club-list"),
     path("clubs/new/", clubs.club_new, name="club-new"),
+    path("clubs/admin/", clubs_admin.clubs_admin, name="clubs-admin"),
+    path(f"{CLUB}remove/", clubs_admin.club_remove_view, name="club-remove"),
     path(CLUB, clubs.club_detail, name="club-detail"),
     path(f"{CLUB}settings/", clubs.club_settings, name="club-settings"),
     path(f"{CLUB}nights/", clubs.club_night_new, name="club-night-new"),

@@ -246,6 +246,11 @@ API = {
         "GET": AGET(PUBLIC, r.none),
         "POST": AWRITE(API_SIGNED_IN, r.none, {"name": "A new club"}, ok=201),
     },
+    "api-club-admin": {"GET": AGET(API_ADMIN, r.none)},
+    "api-club-merge": {
+        "POST": AWRITE(API_ADMIN, r.spare_club, lambda w: {"into": w.A.club.pk}),
+    },
+    "api-club-remove": {"POST": AWRITE(API_ADMIN, r.spare_club, ok=204)},
     "api-club-detail": {
         "GET": AGET(PUBLIC, r.club("A")),
         "PATCH": AWRITE(

@@ -202,6 +202,11 @@ PAGES = {
         "POST": WRITE(SIGNED_IN, r.none, {"name": "A new club", "city": "Halifax"}),
     },
     "club-detail": {"GET": GET(PUBLIC, r.club("A"))},
+    "clubs-admin": {
+        "GET": GET(STAFF_ONLY, r.none),
+        "POST": WRITE(STAFF_ONLY, r.none, r.spare_into_a),
+    },
+    "club-remove": {"POST": WRITE(STAFF_ONLY, r.spare_club)},
     "club-settings": {
         "GET": GET(DIRECTOR, r.club("A"), mixed=(B_DIRECTOR, r.club("B"))),
         "POST": WRITE(

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from tournaments.forms import EventSettingsForm
-from tournaments.models import Entry, Game, Match, Playoff, Table
+from tournaments.models import Club, Entry, Game, Match, Playoff, Table
 from tournaments.services.links import entry_token_revoke
 from tournaments.services.playoffs_corrections import match_clock_start
 from tournaments.services.results import card_line_report, game_close
@@ -81,6 +81,16 @@ def token(side, where="player_entry"):
 
 def club(side):
     return lambda w: {"club_id": getattr(w, side).club.pk}
+
+
+def spare_club(w):
+    """A club nothing names (made again when a test removed it): one an administrator may
+    merge or remove."""
+    return {"club_id": Club.objects.get_or_create(name="Spare club")[0].pk}
+
+
+def spare_into_a(w):
+    return {"merge": spare_club(w)["club_id"], "keep": w.A.club.pk}
 
 
 def club_season(w):

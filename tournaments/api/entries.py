@@ -83,6 +83,7 @@ class EntriesImportView(APIView):
             check_in=form.validated_data["check_in"],
             user=request.user,
             matches=form.validated_data.get("matches"),
+            clubs=form.validated_data.get("clubs"),
         )
         imported = entries_of_event_qs().filter(pk__in=[e.pk for e in result.entries])
         return Response(

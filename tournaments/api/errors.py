@@ -73,6 +73,15 @@ def _service_errors(exc: ServiceError) -> list[dict[str, Any]]:
                 "candidates": _candidates(candidates),
             }
             for row, name, candidates in exc.rows
+        ] + [
+            {
+                "field": f"clubs.{name}",
+                "rows": rows,
+                "code": "confirm_clubs",
+                "message": f"No club is called {name!r} (rows {', '.join(map(str, rows))}); "
+                'give a club id, "new" to make this club, or "none" to leave it empty.',
+            }
+            for name, rows in exc.clubs
         ]
     if isinstance(exc, PlayerChoiceNeeded):
         error = {"field": exc.field, "code": exc.code, "message": exc.message}

@@ -122,6 +122,10 @@ class EntryRegisterSerializer(serializers.Serializer):
     name = serializers.CharField()
     acc_number = serializers.CharField(max_length=20, required=False, allow_blank=True)
     club = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    new_club = serializers.BooleanField(
+        default=False,
+        help_text="the club is not known yet: make it (after an unknown_club answer)",
+    )
     email = serializers.CharField(max_length=254, required=False, allow_blank=True)
     phone = serializers.CharField(max_length=40, required=False, allow_blank=True)
     check_in = serializers.BooleanField(default=False)
@@ -150,6 +154,21 @@ class EntriesImportSerializer(serializers.Serializer):
         required=False,
         help_text='by row of the file: a player_id, or "new" (after a confirm_players answer)',
     )
+
+    clubs = serializers.DictField(
+        child=serializers.CharField(max_length=20),
+        required=False,
+        help_text='by club name as the file spells it: a club id, "new" (make the club) or '
+        '"none" (leave the club empty), after a confirm_clubs answer',
+    )
+
+    def validate_clubs(self, clubs: dict) -> dict[str, int | str]:
+        for choice in clubs.values():
+            if not (choice in ("new", "none") or str(choice).isdigit()):
+                raise serializers.ValidationError(
+                    'Give each club name a club id, "new" or "none".', code="invalid"
+                )
+        return {name: c if c in ("new", "none") else int(c) for name, c in clubs.items()}
 
     def validate_matches(self, matches: dict) -> dict[int, int | str]:
         cleaned = {}

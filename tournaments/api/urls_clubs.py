@@ -2,12 +2,15 @@
 
 from django.urls import path
 
-from tournaments.api import clubs
+from tournaments.api import clubs, clubs_admin
 
 CLUB = "clubs/<num:club_id>/"
 
 urlpatterns = [
     path("clubs/", clubs.ClubListView.as_view(), name="api-club-list"),
+    path("clubs/admin/", clubs_admin.ClubAdminListView.as_view(), name="api-club-admin"),
+    path(f"{CLUB}merge/", clubs_admin.ClubMergeView.as_view(), name="api-club-merge"),
+    path(f"{CLUB}remove/", clubs_admin.ClubRemoveView.as_view(), name="api-club-remove"),
     path(CLUB, clubs.ClubDetailView.as_view(), name="api-club-detail"),
     path(f"{CLUB}nights/", clubs.ClubNightView.as_view(), name="api-club-nights"),
     path(f"{CLUB}standings/", clubs.ClubStandingsView.as_view(), name="api-club-standings"),

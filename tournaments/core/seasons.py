@@ -100,18 +100,24 @@ def season_standings(cards: Iterable[Card], *, drop: int = 0) -> list[SeasonRow]
     by_player: dict[int, list[Card]] = {}
     for card in cards:
         by_player.setdefault(card.player_id, []).append(card)
-    rows = [_row(player, cards, drop) for player, cards in by_player.items()]
+    return ranked([_row(player, cards, drop) for player, cards in by_player.items()])
 
-    def record(row: SeasonRow) -> tuple[int, int, int]:
-        return (-row.grass_roots_points, -row.games_won, -row.net_spread)
 
-    rows.sort(key=lambda row: (record(row), row.player_id))
-    ranked, position = [], 1
-    for _, same in groupby(rows, key=record):
+def record(row: SeasonRow) -> tuple[int, int, int]:
+    """The standings order, best first: Grass Roots points, then games won, then net spread."""
+    return (-row.grass_roots_points, -row.games_won, -row.net_spread)
+
+
+def ranked(rows: Iterable[SeasonRow]) -> list[SeasonRow]:
+    """``rows`` best first with their ranks: the one ranking of a club's season and of the
+    national table. Equal records share a rank; the next rank skips (1, 1, 3)."""
+    ordered = sorted(rows, key=lambda row: (record(row), row.player_id))
+    out, position = [], 1
+    for _, same in groupby(ordered, key=record):
         group = list(same)
-        ranked += [replace(row, rank=position) for row in group]
+        out += [replace(row, rank=position) for row in group]
         position += len(group)
-    return ranked
+    return out
 
 
 def champion(rows: list[SeasonRow]) -> int | None:

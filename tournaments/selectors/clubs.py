@@ -5,7 +5,9 @@ and skill-rating leaderboards with their win probabilities.
 - season standings: the season's night cards (``NightCard``) added up by the pure core
   (``core.seasons``), with the club's worst-nights rule, champion and awards.
 - national Grass Roots leaderboard: every card of the season, every club, added up (a club's
-  dropped nights are its own rule and are not applied here).
+  dropped nights are its own rule and are not applied here), ranked as a club's season is
+  (``core.seasons.ranked``). A player's club is their home club, else the club where they
+  played most of the season's nights (a club night's entry makes no home club).
 - rating leaderboard: players by rated skill ``mu``; provisional ratings (too few games) are
   left out unless asked for, and marked when shown.
 """
@@ -15,12 +17,12 @@ from __future__ import annotations
 from calendar import month_name
 from dataclasses import dataclass
 
-from django.db.models import Count, F, Q, QuerySet, Sum, Window
-from django.db.models.functions import Rank
+from django.db.models import Count, Max, Q, QuerySet, Sum
 from django.http import Http404
 
+from tournaments.core.clubs import club_key
 from tournaments.core.ratings import DEFAULT_PARAMS, Rating, win_probability
-from tournaments.core.seasons import RULES, Card, SeasonRow, champion, season_standings
+from tournaments.core.seasons import RULES, Card, SeasonRow, champion, ranked, season_standings
 from tournaments.models import (
     Club,
     ClubAward,
@@ -55,6 +57,26 @@ class ClubPage:
         """The club's season in words: "September to May"."""
         club = self.club
         return f"{month_name[club.season_start_month]} to {month_name[club.season_end_month]}"
+
+
+def clubs_by_key() -> dict[str, Club]:
+    """Every club by its name's key (``core.clubs.club_key``): how a name finds its club."""
+    return {club_key(club.name): club for club in Club.objects.all()}
+
+
+def club_named(name: str) -> Club | None:
+    """The club ``name`` means, however it is spelled (case, accents and spacing aside)."""
+    return clubs_by_key().get(club_key(name)) if name.strip() else None
+
+
+def clubs_for_admin() -> QuerySet[Club]:
+    """Every club with what names it (``nights``, ``members``, ``awards``): what an
+    administrator weighs before merging or removing it (one query)."""
+    return Club.objects.annotate(
+        nights=Count("event", distinct=True),
+        members=Count("player", distinct=True),
+        award_count=Count("awards", distinct=True),
+    ).order_by("name")
 
 
 def club_page(*, club: Club) -> ClubPage:
@@ -113,22 +135,57 @@ def season_table(*, club: Club, season: int) -> SeasonTable:
     )  # fmt: skip
 
 
-def national_grass_roots(*, season: int) -> QuerySet:
-    """Every player's Grass Roots points of ``season``, all clubs, best first (one query)."""
-    return (
+@dataclass(frozen=True)
+class NationalRow:
+    rank: int
+    player_id: int
+    name: str
+    club: str | None  # the home club, else the club of most of the season's nights
+    grass_roots_points: int
+    nights: int
+    games_won: int
+    net_spread: int
+
+
+def national_grass_roots(*, season: int) -> list[NationalRow]:
+    """Every player's Grass Roots points of ``season``, all clubs, best first, ranked by the
+    clubs' own rule (``core.seasons.ranked``); two queries."""
+    totals = (
         NightCard.objects.filter(season=season, player__merged_into__isnull=True)
-        .values("player_id")
+        .values("player_id", "player__name", "player__home_club__name")
         .annotate(
-            name=F("player__name"),
-            club=F("player__home_club__name"),
-            grass_roots_points=Sum("grass_roots_points"),
-            nights=Count("id"),
-            games_won=Sum("games_won"),
-            net_spread=Sum("net_spread"),
+            points=Sum("grass_roots_points"), nights=Count("id"), won=Sum("games_won"),
+            played=Sum("games_played"), spread=Sum("net_spread"),
         )
-        .annotate(rank=Window(expression=Rank(), order_by=F("grass_roots_points").desc()))
-        .order_by("-grass_roots_points", "-games_won", "-net_spread", "name")
+    )  # fmt: skip
+    totals = {t["player_id"]: t for t in totals}
+    rows = ranked(
+        SeasonRow(0, p, t["points"], t["nights"], t["won"], t["played"], t["spread"], ())
+        for p, t in totals.items()
     )
+    played_at = _clubs_played(season)
+    return [
+        NationalRow(
+            row.rank, row.player_id, totals[row.player_id]["player__name"],
+            totals[row.player_id]["player__home_club__name"] or played_at.get(row.player_id),
+            row.grass_roots_points, row.nights, row.games_won, row.net_spread,
+        )
+        for row in rows
+    ]  # fmt: skip
+
+
+def _clubs_played(season: int) -> dict[int, str]:
+    """Each player's club of ``season`` by the nights played: most nights, then the latest."""
+    clubs: dict[int, str] = {}
+    nights = (
+        NightCard.objects.filter(season=season)
+        .values("player_id", "club__name")
+        .annotate(nights=Count("id"), last=Max("played_on"))
+        .order_by("player_id", "-nights", "-last", "club__name")
+    )
+    for row in nights:
+        clubs.setdefault(row["player_id"], row["club__name"])
+    return clubs
 
 
 def rating_leaderboard(*, club: Club | None = None, provisional: bool = False) -> QuerySet:

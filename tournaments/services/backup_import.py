@@ -53,10 +53,12 @@ from django.db import DataError, IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from tournaments.core.clubs import club_key
 from tournaments.errors import ServiceError
 from tournaments.models import Club, ClubAward, Entry, Event, EventRole, Player
 from tournaments.presets import PRESETS
 from tournaments.selectors.access import DIRECTOR, club_directs, event_roles
+from tournaments.selectors.clubs import clubs_by_key
 from tournaments.selectors.events import event_scoring_settings
 from tournaments.services import backup as fmt
 from tournaments.services import backup_checks as checks
@@ -160,8 +162,8 @@ class _Restore(PlayRows):
     def _clubs(self) -> None:
         clubs = self._each("clubs", Club, fmt.CLUB)
         checks.unique(((c.name, f"clubs[{i}].name") for i, c in enumerate(clubs)), "This club")
-        found = Club.objects.filter(name__in=[club.name for club in clubs])
-        self.clubs = {club.name: club for club in found}
+        known = clubs_by_key()  # a club here by any spelling (case and accents aside)
+        self.clubs = {c.name: known[club_key(c.name)] for c in clubs if club_key(c.name) in known}
         self.clubs_here = set(self.clubs)
         made = rows_create(Club, [club for club in clubs if club.name not in self.clubs_here])
         self.clubs.update((club.name, club) for club in made)

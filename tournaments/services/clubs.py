@@ -20,6 +20,7 @@ from tournaments.core.seasons import season_of
 from tournaments.errors import ServiceError
 from tournaments.models import Club, ClubAward, ClubRole, Entry, Event, EventRole, NightCard
 from tournaments.selectors.access import club_directs
+from tournaments.selectors.clubs import club_named
 from tournaments.services.audit import Kind, audit_record
 from tournaments.services.events import event_create_unaudited
 from tournaments.services.roles import person_find
@@ -43,6 +44,14 @@ def club_create(*, name: str, user, **settings) -> Club:
     if not name.strip():
         raise ServiceError("Give the club a name.", field="name", code="required")
     name = clean_name(name)
+    same = club_named(name)
+    if same is not None:
+        raise ServiceError(
+            f"{same.name} is already on Pegboard (capitals, accents and spacing aside): ask its "
+            f"directors to add you at /clubs/{same.pk}/.",
+            field="name",
+            code="taken",
+        )
     try:
         with transaction.atomic():
             club = Club.objects.create(name=name, **settings)
@@ -62,6 +71,14 @@ def club_update_settings(*, club: Club, user, **changes) -> Club:
         raise ServiceError(f"Not a club setting: {', '.join(sorted(unknown))}.", code="unknown")
     if "name" in changes:
         changes["name"] = clean_name(changes["name"])
+        same = club_named(changes["name"])
+        if same is not None and same.pk != club.pk:
+            raise ServiceError(
+                f"{same.name} is another club (capitals, accents and spacing aside): choose "
+                "another name, or ask an administrator to merge the two at /clubs/admin/.",
+                field="name",
+                code="taken",
+            )
     for key, value in changes.items():
         setattr(club, key, value)
     try:

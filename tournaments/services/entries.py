@@ -23,6 +23,7 @@ from django.utils import timezone
 
 from tournaments.errors import ServiceError
 from tournaments.models import Club, Entry, Event, Player
+from tournaments.selectors.clubs import club_named
 from tournaments.selectors.events import event_next_game_number, event_play_started
 from tournaments.selectors.player_identity import Candidate, player_candidates
 from tournaments.services.audit import Kind, audit_record
@@ -48,6 +49,7 @@ class Registration:
     phone: str = ""
     player_id: int | None = None
     new_player: bool = False
+    new_club: bool = False  # the director confirmed ``club`` is a club Pegboard lacks
 
 
 class PlayerChoiceNeeded(ServiceError):
@@ -91,8 +93,27 @@ def acc_number_clash(player: Player, reg: Registration) -> str | None:
     return None
 
 
+def club_for(reg: Registration) -> Club | None:
+    """The club a registration names, matched by name (``core.clubs``); an unknown name makes
+    a club only when the director confirmed it (``new_club``): clubs are public."""
+    name = reg.club.strip()
+    if not name:
+        return None
+    club = club_named(name)
+    if club is None and reg.new_club:
+        club = Club.objects.create(name=clean_name(name, field="club"))
+    if club is None:
+        raise ServiceError(
+            f"No club called {name!r} is known. Check the spelling, leave the club empty, or "
+            "say it is a new club (it is then listed on the clubs page).",
+            field="club",
+            code="unknown_club",
+        )
+    return club
+
+
 def _player_for(reg: Registration, event: Event) -> Player:
-    club = Club.objects.get_or_create(name=reg.club.strip())[0] if reg.club.strip() else None
+    club = club_for(reg)
     if reg.player_id is not None and not reg.acc_number:
         player = Player.objects.filter(pk=reg.player_id, merged_into__isnull=True).first()
         if player is None:

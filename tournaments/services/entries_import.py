@@ -7,6 +7,10 @@
   listed, so an updated list can be uploaded again.
 - choice: a row whose name (without an ACC number) may be a player already known is asked
   about first (``ImportChoicesNeeded``); the director answers with a player id or "new".
+- club: a "Club" cell is matched to a known club by name (``core.clubs.club_key``: case,
+  accents and spacing aside). Names no club has are asked about in the same step, before any
+  club is made (clubs are public): the director answers, by name, "new" (make the club),
+  "none" (leave the players' club empty) or a known club's id.
 Each row is entered by the rules of one entry (``entries``); every bad row is reported at once
 and nothing is saved.
 """
@@ -18,8 +22,10 @@ from dataclasses import dataclass, replace
 from django.db import transaction
 
 from tournaments.core import player_list
+from tournaments.core.clubs import club_key
 from tournaments.errors import RowErrors, ServiceError
 from tournaments.models import Entry, Event, Player
+from tournaments.selectors.clubs import clubs_by_key
 from tournaments.selectors.player_identity import Candidate, player_candidates
 from tournaments.services.audit import Kind, audit_record
 from tournaments.services.entries import (
@@ -139,23 +145,62 @@ class ImportRowErrors(RowErrors):
 
 
 class ImportChoicesNeeded(ServiceError):
-    """Rows whose names may be players already known: ``rows`` is (row, name, candidates)."""
+    """What the director must say before anything is imported: ``rows`` whose names may be
+    players already known, as (row, name, candidates), and ``clubs`` no club is called, as
+    (the name as the file spells it, its rows)."""
 
-    def __init__(self, rows: list[tuple[int, str, list[Candidate]]]):
+    def __init__(
+        self,
+        rows: list[tuple[int, str, list[Candidate]]],
+        clubs: list[tuple[str, list[int]]] | None = None,
+    ):
+        clubs = clubs or []
+        asks = [f"{len(rows)} row(s) may be players already known: say who each is"] if rows else []
+        if clubs:
+            names = ", ".join(name for name, _ in clubs)
+            asks.append(f"{len(clubs)} club name(s) are not known ({names}): say what each is")
         super().__init__(
-            f"{len(rows)} row(s) may be players already known: say who each is. Nothing was "
-            "imported yet.",
-            field="matches",
-            code="confirm_players",
+            "; ".join(asks) + ". Nothing was imported yet.",
+            field="matches" if rows else "clubs",
+            code="confirm_players" if rows else "confirm_clubs",
         )
         self.rows = rows
+        self.clubs = clubs
+
+
+def _with_clubs(
+    rows: list[tuple[int, Registration]], answers: dict[str, int | str]
+) -> tuple[list[tuple[int, Registration]], list[tuple[str, list[int]]]]:
+    """Each row with its club matched by name, or as the director answered for a name no club
+    has; and the unknown names still to ask about, with their rows."""
+    known = clubs_by_key()
+    answered = {club_key(name): answer for name, answer in answers.items()}
+    by_id = {club.pk: club for club in known.values()}
+    out, asking = [], {}
+    for n, reg in rows:
+        key = club_key(reg.club)
+        answer = answered.get(key)
+        if not key:
+            out.append((n, reg))
+        elif key in known or answer in by_id:
+            out.append((n, replace(reg, club=(known.get(key) or by_id[answer]).name)))
+        elif answer in ("new", "none"):
+            out.append((n, replace(reg, club="" if answer == "none" else reg.club, new_club=True)))
+        else:
+            asking.setdefault(key, (reg.club.strip(), []))[1].append(n)
+            out.append((n, reg))
+    return out, list(asking.values())
 
 
 def _with_choices(
-    event: Event, rows: list[tuple[int, Registration]], matches: dict[int, int | str]
+    event: Event,
+    rows: list[tuple[int, Registration]],
+    matches: dict[int, int | str],
+    clubs: dict[str, int | str],
 ) -> list[tuple[int, Registration]]:
-    """Each row with the director's choice of player applied; rows still to be asked about
-    raise ``ImportChoicesNeeded``."""
+    """Each row with the director's choice of player and club applied; rows and club names
+    still to be asked about raise ``ImportChoicesNeeded``."""
+    rows, unknown_clubs = _with_clubs(rows, clubs)
     chosen, asking = [], []
     for n, reg in rows:
         choice = matches.get(n)
@@ -170,8 +215,8 @@ def _with_choices(
             if candidates:
                 asking.append((n, reg.name, candidates))
             chosen.append((n, replace(reg, new_player=True)))
-    if asking:
-        raise ImportChoicesNeeded(asking)
+    if asking or unknown_clubs:
+        raise ImportChoicesNeeded(asking, unknown_clubs)
     return chosen
 
 
@@ -208,12 +253,14 @@ def entries_import_csv(
     user,
     check_in: bool = False,
     matches: dict[int, int | str] | None = None,
+    clubs: dict[str, int | str] | None = None,
 ) -> ImportResult:
     """Enter every new player of a CSV file, or none: every bad row is reported at once and
     nothing is saved. Players already entered are skipped (see the module); withdrawn players
     in the file get their entries back (see ``entry_register``). ``matches`` gives, by row,
     who a name without an ACC number is: a player id, or "new"; rows that may be a known
-    player and have no answer are asked about first."""
+    player and have no answer are asked about first; so are club names no club has (``clubs``
+    answers them by name: "new", "none" or a club id)."""
     found, rows = _parse_csv(text)
     with transaction.atomic():
         locked = Event.objects.select_for_update().get(pk=event.pk)
@@ -224,7 +271,7 @@ def entries_import_csv(
         if errors:
             raise ImportRowErrors(errors, columns=found.columns, skipped=skipped)
         entries = []
-        for n, reg in _with_choices(locked, fresh, matches or {}):
+        for n, reg in _with_choices(locked, fresh, matches or {}, clubs or {}):
             try:
                 entries.append(entry_add_unaudited(locked, reg, check_in=check_in))
             except ServiceError as exc:

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_POST
 
 from tournaments.errors import ServiceError
 from tournaments.forms import ImportForm, RegistrationForm
+from tournaments.models import Club
 from tournaments.selectors.access import entry_get_for_director, event_get_for_director
 from tournaments.services import check_in as check_in_services
 from tournaments.services import entries as entry_services
@@ -76,11 +77,14 @@ def entries_import(request, event_id: int):
                 check_in=form.cleaned_data["check_in"],
                 user=request.user,
                 matches=form.matches(request.POST),
+                clubs=form.clubs(request.POST),
             )
         except import_services.ImportChoicesNeeded as exc:
             context = {
                 "event": event,
                 "rows": exc.rows,
+                "clubs": exc.clubs,
+                "known_clubs": Club.objects.order_by("name"),
                 "text": form.cleaned_data["text"],
                 "check_in": form.cleaned_data["check_in"],
             }

@@ -25,10 +25,11 @@ def entries_url(event) -> str:
 
 class TestRegister:
     def test_one_player_by_form(self, api, event):
-        response = api.post(
-            entries_url(event),
-            {"name": "Ann Able", "acc_number": "A1001", "club": "Riverside", "phone": "555"},
-        )
+        ann = {"name": "Ann Able", "acc_number": "A1001", "club": "Riverside", "phone": "555"}
+        unknown = api.post(entries_url(event), ann)  # clubs are public: never made unasked
+        assert unknown.status_code == 400 and not Club.objects.exists()
+        assert unknown.json()["errors"][0]["code"] == "unknown_club"
+        response = api.post(entries_url(event), {**ann, "new_club": True})
         assert response.status_code == 201, response.json()
         body = response.json()
         assert {k: body[k] for k in ("name", "acc_number", "club", "status")} == {
@@ -78,6 +79,7 @@ class TestImport:
     ]
 
     def test_a_file_upload(self, api, event):
+        Club.objects.bulk_create([Club(name="Riverside"), Club(name="Hillside")])
         upload = SimpleUploadedFile("p.csv", ("\ufeff" + csv_of(*self.ROWS)).encode(), "text/csv")
         response = api.post(
             f"{entries_url(event)}import/", {"file": upload, "check_in": True}, format="multipart"
@@ -89,7 +91,9 @@ class TestImport:
         ]
 
     def test_csv_text_in_json(self, api, event):
-        response = api.post(f"{entries_url(event)}import/", {"csv": csv_of(*self.ROWS)})
+        clubs = {"Riverside": "new", "hillside": "new"}  # answered by name, however spelled
+        body = {"csv": csv_of(*self.ROWS), "clubs": clubs}
+        response = api.post(f"{entries_url(event)}import/", body, format="json")
         assert response.status_code == 201
         assert {e["status"] for e in response.json()} == {"registered"}
         assert event.entries.count() == 2

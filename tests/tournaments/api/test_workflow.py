@@ -38,13 +38,15 @@ def test_a_club_night_from_preset_to_a_complete_round_robin(api, anonymous, pair
 
     by_form = api.post(
         f"{base}/entries/",
-        {"name": "Ann Able", "acc_number": "A1001", "club": "Riverside", "email": "a@example.org"},
-    )
+        {"name": "Ann Able", "acc_number": "A1001", "club": "Riverside", "email": "a@example.org",
+         "new_club": True},
+    )  # fmt: skip
     assert by_form.status_code == 201, by_form.json()
     assert by_form.json()["status"] == "registered" and by_form.json()["club"] == "Riverside"
 
     upload = SimpleUploadedFile("players.csv", csv_of(*CSV_PLAYERS).encode(), "text/csv")
-    imported = api.post(f"{base}/entries/import/", {"file": upload}, format="multipart")
+    body = {"file": upload, "clubs.Hillside": "new"}  # Riverside is known by now
+    imported = api.post(f"{base}/entries/import/", body, format="multipart")
     assert imported.status_code == 201, imported.json()
     assert sorted(e["name"] for e in imported.json()) == [row[0] for row in CSV_PLAYERS]
 

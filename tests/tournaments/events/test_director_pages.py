@@ -12,6 +12,10 @@ pytestmark = pytest.mark.django_db
 CSV = "name,acc_number,club\n" + "".join(
     f"Player {i:02},A{i:04},Club {i % 3}\n" for i in range(1, 9)
 )
+# The answers to "Which clubs are these?": the clubs are new to Pegboard.
+NEW_CLUBS = {f"club_{n}": "new" for n in range(3)} | {
+    f"club_name_{n}": f"Club {n}" for n in range(3)
+}
 
 
 @pytest.fixture
@@ -28,7 +32,7 @@ def _create(client, preset="grass-roots", name="Tuesday Night"):
 
 
 def _fill_and_start(client, event, extra_walk_ins=2):
-    upload = {"check_in": "on", "file": _file(CSV)}
+    upload = {"check_in": "on", "file": _file(CSV), **NEW_CLUBS}
     assert client.post(f"/events/{event.pk}/entries/import/", upload).status_code == 302
     for i in range(extra_walk_ins):
         form = {"name": f"Walk In {i}", "check_in": "on"}
@@ -87,7 +91,7 @@ def test_import_with_bad_rows_names_them_and_saves_nothing(client, director):
 
 def test_impossible_schedule_is_explained_before_play_starts(client, director):
     event = _create(client, preset="acc-main", name="Spring Open")
-    upload = {"check_in": "on", "file": _file(CSV)}
+    upload = {"check_in": "on", "file": _file(CSV), **NEW_CLUBS}
     client.post(f"/events/{event.pk}/entries/import/", upload)
     response = client.post(f"/events/{event.pk}/close-registration/", follow=True)
     event.refresh_from_db()
