@@ -28,6 +28,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 
+from tournaments.core.judging import PANEL_CHOICES
 from tournaments.models.people import Club, Player
 
 
@@ -137,6 +138,12 @@ class Event(models.Model):
         choices=[("cut", "Cut for deal before every game"), ("loser_deals", "Loser deals next")],
         default="cut",
     )
+    judges_per_ruling = models.PositiveSmallIntegerField(
+        default=2,
+        choices=PANEL_CHOICES,
+        validators=[MinValueValidator(1), MaxValueValidator(2)],
+        help_text="judges who make a ruling (three on appeal); a sanctioned event needs two",
+    )
     consolation_eligibility = models.CharField(
         max_length=20,
         choices=[
@@ -175,6 +182,7 @@ class Event(models.Model):
         "rulebook_edition",
         "playoff_first_deal",
         "consolation_eligibility",
+        "judges_per_ruling",
     )
 
     class Meta:
