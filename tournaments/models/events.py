@@ -75,6 +75,10 @@ class Event(models.Model):
     finalised_at = models.DateTimeField(
         null=True, blank=True, help_text="the results are final and in the MRP ledger"
     )
+    check_in_code_version = models.PositiveIntegerField(
+        default=0,
+        help_text="raised when a director makes a new check-in code: the older codes stop working",
+    )
     rated_at = models.DateTimeField(
         null=True, blank=True, help_text="its games are in the players' skill ratings"
     )
