@@ -251,6 +251,8 @@ class EventSettingsForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         event = self.instance
         if event.sanctioned:
+            self.fields["judges_per_ruling"].choices = [(2, "Two judges")]
+            self.initial["judges_per_ruling"] = 2
             self.fields["judges_per_ruling"].help_text = (
                 "This event is sanctioned: the ACC's rulings are made by two judges, three when "
                 "a player asks for a third."

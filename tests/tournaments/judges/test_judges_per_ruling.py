@@ -99,6 +99,10 @@ def test_a_sanctioned_event_needs_two_whatever_its_setting(judged):
     with pytest.raises(ServiceError) as refused:
         event_update_settings(event=setup.event, user=setup.director, judges_per_ruling=1)
     assert refused.value.field == "judges_per_ruling"
+    page = page_client(setup.director).get(f"/events/{setup.event.pk}/settings/")
+    html = page.content.decode()
+    assert "This event is sanctioned" in html and "One judge</option>" not in html
+    assert '<option value="2" selected>Two judges</option>' in html
 
 
 def test_the_setting_may_change_during_play_other_settings_may_not(judged):
