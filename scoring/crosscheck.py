@@ -116,8 +116,12 @@ class ReportedLine:
 
 @dataclass(frozen=True)
 class AppliedCase:
+    """One case of the rule: ``explanation`` says what each player wrote (and what earlier cases
+    made of it), then what this case did; ``action`` is the second half alone."""
+
     case: str
     explanation: str
+    action: str = ""
 
 
 @dataclass(frozen=True)
@@ -130,6 +134,7 @@ class CrossCheckResult:
     line_b: CardLine
     applied: tuple[AppliedCase, ...]
     changed: tuple[str, ...]
+    written: str = ""
 
     @property
     def cases(self) -> tuple[str, ...]:
@@ -138,6 +143,12 @@ class CrossCheckResult:
     @property
     def explanations(self) -> tuple[str, ...]:
         return tuple(step.explanation for step in self.applied)
+
+    @property
+    def summary(self) -> str:
+        """What the players wrote, then each case's action once: the record's short reason."""
+        steps = " ".join(f"Case {step.case}: {step.action}" for step in self.applied)
+        return f"{self.written} {steps}".strip()
 
 
 @dataclass(frozen=True)
@@ -149,11 +160,65 @@ class _Entry:
     figure: int
 
     def describe(self) -> str:
-        return f"{'a win' if self.won else 'a loss'} by {self.figure}"
+        return _result_words(self.won, self.in_plus, self.figure)
 
 
 def _column(won: bool) -> str:
     return "plus" if won else "minus"
+
+
+def _result_words(won: bool, in_plus: bool, figure: int | None) -> str:
+    claim = "a win" if won else "a loss"
+    if figure is None:
+        return f"{claim} with no spread"
+    if in_plus == won:
+        return f"{claim} by {figure}"
+    return f"{claim} with {figure} in the {_column(in_plus)} column"
+
+
+def _card_words(card: ReportedLine) -> str:
+    """A card as its player wrote it, in words: "a win by 16", "a loss with 20 in the plus
+    column", "blank game points and minus 12"."""
+    if card.game_points is None:
+        spread = f"{card.column} {card.spread}" if card.spread else "no spread"
+        return f"blank game points and {spread}"
+    return _result_words(card.game_points > 0, card.column == "plus", card.spread)
+
+
+def _as_entry(card: ReportedLine) -> _Entry | None:
+    if card.spread is None:
+        return None
+    return _Entry(card.claims_win, card.column == "plus", card.spread)
+
+
+@dataclass
+class _Steps:
+    """The cards as written, and the cases applied so far, so each case can say what the
+    players wrote, what earlier cases made of it, and then what it did."""
+
+    cards: tuple[ReportedLine, ReportedLine]
+    names: tuple[str, str]
+    applied: list[AppliedCase]
+
+    @property
+    def written(self) -> str:
+        a, b = (_card_words(card) for card in self.cards)
+        return f"{self.names[0]} wrote {a}; {self.names[1]} wrote {b}."
+
+    def add(
+        self, case: str, action: str, seen: tuple[_Entry, ...] | None = None, *, summary: str = ""
+    ) -> None:
+        """Record ``case``; ``seen`` is the two cards as this case found them, ``summary`` a
+        shorter ``action`` for the record's reason."""
+        text = self.written
+        as_written = tuple(_as_entry(card) for card in self.cards)
+        if seen is not None and tuple(seen) != as_written:
+            earlier = ", ".join(step.case for step in self.applied)
+            text = (
+                f"{text[:-1]}. After case {earlier} the cards read: {self.names[0]} "
+                f"{seen[0].describe()}, {self.names[1]} {seen[1].describe()}."
+            )
+        self.applied.append(AppliedCase(case, f"{text} {action}", summary or action))
 
 
 def _as_reported(line: ReportedLine | CardLine) -> ReportedLine:
@@ -177,14 +242,10 @@ def _check_figures(cards: tuple[ReportedLine, ReportedLine], settings: ScoringSe
         )
 
 
-def _fill_spread(
-    cards: tuple[ReportedLine, ReportedLine], names: tuple[str, str], applied: list[AppliedCase]
-) -> tuple[_Entry, ...]:
+def _fill_spread(steps: _Steps) -> tuple[_Entry, ...]:
     """Case c."""
-    entries = [
-        None if card.spread is None else _Entry(card.claims_win, card.column == "plus", card.spread)
-        for card in cards
-    ]
+    cards, names = steps.cards, steps.names
+    entries = [_as_entry(card) for card in cards]
     for blank in (0, 1):
         if entries[blank] is not None:
             continue
@@ -192,23 +253,20 @@ def _fill_spread(
         claim = cards[blank].claims_win
         won = claim if claim is not None else source.column == "minus"
         entries[blank] = _Entry(won, won, source.spread)
-        applied.append(
-            AppliedCase(
-                "c",
-                f"Only {names[1 - blank]}'s card has a spread ({source.column} {source.spread}); "
-                f"it is copied to {names[blank]}'s card in the {_column(won)} column.",
-            )
+        steps.add(
+            "c",
+            f"Only {names[1 - blank]}'s card has a spread ({source.column} {source.spread}): "
+            f"it is copied to {names[blank]}'s card in the {_column(won)} column, "
+            f"making it {entries[blank].describe()}.",
         )
     return tuple(entries)
 
 
-def _settle_winner(
-    entries: tuple[_Entry, ...], names: tuple[str, str], applied: list[AppliedCase]
-) -> tuple[_Entry, ...]:
+def _settle_winner(entries: tuple[_Entry, ...], steps: _Steps) -> tuple[_Entry, ...]:
     """Cases d, e and f: make the claims and columns of the two cards agree."""
     a, b = entries
     if a.won == b.won:
-        return _same_claims(entries, names, applied)
+        return _same_claims(entries, steps)
     if a.in_plus == a.won and b.in_plus == b.won:
         return entries
     if a.in_plus != b.in_plus:
@@ -217,51 +275,45 @@ def _settle_winner(
             "Rule 12.2 does not cover this, so the director must decide it.",
             field="spread",
         )
-    wrong = names[0] if a.in_plus != a.won else names[1]
-    applied.append(
-        AppliedCase(
-            "f",
-            f"One card claims a win and one a loss, but both spreads are in the "
-            f"{_column(a.in_plus)} column: the win stands and {wrong}'s spread moves to the "
-            "other column.",
-        )
+    wrong = steps.names[0] if a.in_plus != a.won else steps.names[1]
+    steps.add(
+        "f",
+        f"One card claims a win and one a loss, but both spreads are in the "
+        f"{_column(a.in_plus)} column: the win stands and {wrong}'s spread moves to the "
+        "other column.",
+        entries,
     )
     return tuple(replace(entry, in_plus=entry.won) for entry in entries)
 
 
-def _same_claims(
-    entries: tuple[_Entry, ...], names: tuple[str, str], applied: list[AppliedCase]
-) -> tuple[_Entry, ...]:
+def _same_claims(entries: tuple[_Entry, ...], steps: _Steps) -> tuple[_Entry, ...]:
     """Cases d and e: both cards claim a win, or both a loss."""
     a, b = entries
     claim = "a win" if a.won else "a loss"
     if a.in_plus != b.in_plus:
-        winner = names[0] if a.in_plus else names[1]
-        applied.append(
-            AppliedCase(
-                "d",
-                f"Both cards claim {claim}, with the spreads in opposite columns: {winner}'s "
-                f"spread is in the plus column, so {winner} gets the win.",
-            )
+        winner = steps.names[0] if a.in_plus else steps.names[1]
+        steps.add(
+            "d",
+            f"Both cards claim {claim}, with the spreads in opposite columns: {winner}'s "
+            f"spread is in the plus column, so {winner} gets the win and the other player "
+            "the loss.",
+            entries,
         )
         return tuple(replace(entry, won=entry.in_plus) for entry in entries)
-    applied.append(
-        AppliedCase(
-            "e",
-            f"Both cards claim {claim}, with both spreads in the {_column(a.in_plus)} column: "
-            "it is a loss for both players, spread in the minus column.",
-        )
+    steps.add(
+        "e",
+        f"Both cards claim {claim}, with both spreads in the {_column(a.in_plus)} column: "
+        "it is a loss for both players, each by their own figure in the minus column.",
+        entries,
     )
     return tuple(_Entry(False, False, entry.figure) for entry in entries)
 
 
 def _settle_figures(
-    entries: tuple[_Entry, ...],
-    qualifiers: tuple[bool, bool],
-    names: tuple[str, str],
-    applied: list[AppliedCase],
+    entries: tuple[_Entry, ...], qualifiers: tuple[bool, bool], steps: _Steps
 ) -> tuple[_Entry, ...]:
     """Cases a, b and h: differing figures go against apparent qualifiers."""
+    names = steps.names
     figures = [entry.figure for entry in entries]
     if figures[0] == figures[1] or not any(qualifiers):
         return entries
@@ -270,26 +322,27 @@ def _settle_figures(
         for entry, qualified in zip(entries, qualifiers, strict=True)
     )
     if all(qualifiers):
-        applied.append(
-            AppliedCase(
-                "b",
-                f"Both players are apparent qualifiers and their figures differ "
-                f"({figures[0]} and {figures[1]}): each gets the figure worse for them, "
-                f"{names[0]} {settled[0].describe()} and {names[1]} {settled[1].describe()}. "
-                "The cards need not match.",
-            )
+        steps.add(
+            "b",
+            f"Both players are apparent qualifiers and their figures differ "
+            f"({figures[0]} and {figures[1]}): each gets the figure worse for them, "
+            f"{names[0]} {settled[0].describe()} and {names[1]} {settled[1].describe()}. "
+            "The cards need not match.",
+            entries,
         )
         return settled
     q = 0 if qualifiers[0] else 1
-    shown = (
-        f"{names[q]} recorded {entries[q].describe()}, {names[1 - q]} {entries[1 - q].describe()}"
-    )
     if settled[q] != entries[q]:
-        text = f"{shown}. Disadvantage goes to the apparent qualifier: {names[q]} gets "
-        applied.append(AppliedCase("a", text + f"{settled[q].describe()}."))
+        action = (
+            f"Disadvantage goes to the apparent qualifier: {names[q]} gets {settled[q].describe()}."
+        )
+        steps.add("a", action, entries)
     else:
-        text = f"{shown}. The apparent qualifier {names[q]}'s figure is already the worse one "
-        applied.append(AppliedCase("h", text + "for them, and an error against them stands."))
+        action = (
+            f"The apparent qualifier {names[q]}'s figure is already the worse one for them, "
+            "and an error against them stands."
+        )
+        steps.add("h", action, entries)
     return settled
 
 
@@ -320,27 +373,35 @@ def cross_check(
     """Settle the two cards of one game by Rule 12.2; the result's lines are always valid."""
     cards = (_as_reported(line_a), _as_reported(line_b))
     _check_figures(cards, settings)
-    applied: list[AppliedCase] = []
-    entries = _fill_spread(cards, names, applied)
-    entries = _settle_winner(entries, names, applied)
-    entries = _settle_figures(entries, (a_qualifier, b_qualifier), names, applied)
+    steps = _Steps(cards, names, [])
+    entries = _fill_spread(steps)
+    entries = _settle_winner(entries, steps)
+    entries = _settle_figures(entries, (a_qualifier, b_qualifier), steps)
     lines = (_line(entries[0], settings), _line(entries[1], settings))
     changed = tuple(
         side for side, card, line in zip(SIDES, cards, lines, strict=True) if _differs(card, line)
     )
     if changed:
-        totals = "; ".join(
-            f"{names[SIDES.index(side)]}: {_show(lines[SIDES.index(side)])}" for side in changed
+        said = "; ".join(
+            f"{names[i]}'s card said {_show(cards[i])}, it now reads {_show(lines[i])}"
+            for i in (SIDES.index(side) for side in changed)
         )
-        applied.append(
-            AppliedCase("g", f"Game points and spread re-totalled on the changed cards. {totals}.")
+        now = "; ".join(f"{names[i]} {_show(lines[i])}" for i in map(SIDES.index, changed))
+        steps.add(
+            "g",
+            f"Game points and spread re-totalled on the changed cards: {said}.",
+            summary=f"Re-totalled: {now}.",
         )
-    return CrossCheckResult(cards[0], cards[1], lines[0], lines[1], tuple(applied), changed)
+    return CrossCheckResult(
+        cards[0], cards[1], lines[0], lines[1], tuple(steps.applied), changed, steps.written
+    )
 
 
-def _show(line: CardLine) -> str:
-    column = f"plus {line.plus}" if line.plus else f"minus {line.minus}"
-    return f"{line.game_points} game points, {column}"
+def _show(line: CardLine | ReportedLine) -> str:
+    points = "blank game points" if line.game_points is None else f"{line.game_points} game points"
+    if line.plus:
+        return f"{points}, plus {line.plus}"
+    return f"{points}, minus {line.minus}" if line.minus else f"{points}, no spread"
 
 
 class GameLinesError(CardLineError):

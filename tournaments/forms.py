@@ -184,6 +184,7 @@ class EventSettingsForm(forms.ModelForm):
             "The cut and playoffs",
             ("qualifier_ratio", *BEST_OF_FIELDS, "playoff_first_deal", "consolation_eligibility"),
         ),
+        ("judges", "Judges and rulings", ("judges_per_ruling",)),
         ("money", "Money", ()),
         ("publishing", "Publishing", ("published",)),
     )  # fmt: skip
@@ -216,6 +217,7 @@ class EventSettingsForm(forms.ModelForm):
             "qualifier_ratio": "Entrants per playoff place",
             "playoff_first_deal": "First deal in a playoff game",
             "consolation_eligibility": "Who may enter the Consolation",
+            "judges_per_ruling": "Judges per ruling",
             "published": "Published",
         }
         help_texts = {
@@ -239,12 +241,22 @@ class EventSettingsForm(forms.ModelForm):
             "0: no playoffs.",
             "playoff_first_deal": "Who deals first in each game of a playoff match.",
             "consolation_eligibility": "Used when a Consolation is made from this event's cut.",
+            "judges_per_ruling": "ACC: two judges make a ruling, three when a player asks for a "
+            "third. One judge may rule at a club night or another unsanctioned event. This can "
+            "change during play.",
             "published": "Players and spectators can see the pairings, standings and bracket.",
         }
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         event = self.instance
+        if event.sanctioned:
+            self.fields["judges_per_ruling"].choices = [(2, "Two judges")]
+            self.initial["judges_per_ruling"] = 2
+            self.fields["judges_per_ruling"].help_text = (
+                "This event is sanctioned: the ACC's rulings are made by two judges, three when "
+                "a player asks for a third."
+            )
         self.entrants, self.ratio = field_size(event), event.qualifier_ratio
         self.rounds = playoff_rounds(self.entrants, self.ratio)
         self.best_of = best_of_read(event, self.rounds)

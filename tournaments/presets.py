@@ -35,6 +35,7 @@ _ACC_SCORING = {
     "qualifier_ratio": 4,
     "rulebook_edition": "ACC Tournament Rules (edition in force)",
     "pairing_mode": "random",
+    "judges_per_ruling": 2,
 }
 
 
@@ -69,6 +70,7 @@ PRESETS: dict[str, Preset] = {
             qualifying_games=9,
             playoff_best_of=[3],
             qualifier_ratio=0,
+            judges_per_ruling=1,  # a club night often has one volunteer judge
         ),
     )
 }

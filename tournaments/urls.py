@@ -58,6 +58,12 @@ urlpatterns = [
         check_in.check_in_everyone,
         name="event-check-in-everyone",
     ),
+    path("events/<num:event_id>/check-in/undo/", check_in.check_in_undo, name="check-in-undo"),
+    path(
+        "events/<num:event_id>/check-in/new-code/",
+        check_in.check_in_new_code,
+        name="check-in-new-code",
+    ),
     path(
         "events/<num:event_id>/check-in/<link:code>/",
         check_in.check_in_by_code,

@@ -312,6 +312,11 @@ API = {
         "POST": AWRITE(API_DIRECTOR, r.reg, {"csv": "name\nZed Quimby\n"}, ok=201)
     },
     "api-entry-check-in": _entry_action("reg_registered"),
+    "api-entry-check-in-undo": _entry_action("reg_checked_in"),
+    "api-event-check-in-code": {
+        "GET": AGET(API_DIRECTOR, r.reg),
+        "POST": AWRITE(API_DIRECTOR, r.reg, ok=201),
+    },
     "api-entry-withdraw": _entry_action("reg_checked_in"),
     "api-entry-rejoin": _entry_action("reg_withdrawn"),
     "api-entry-new-link": _entry_action("reg_checked_in"),

@@ -298,6 +298,15 @@ PAGES = {
             extra={"mixed_body": Variant(BODY_DIRECTOR_FLASH, r.reg, r.check_in_entries("B"))},
         ),
     },
+    "check-in-undo": {
+        "POST": WRITE(
+            DIRECTOR,
+            r.reg,
+            r.check_in_undo_entries("A"),
+            extra={"mixed_body": Variant(BODY_DIRECTOR_FLASH, r.reg, r.check_in_undo_entries("B"))},
+        ),
+    },
+    "check-in-new-code": {"POST": WRITE(DIRECTOR, r.reg)},
     "event-check-in-code": {
         "GET": GET(SIGNED_IN, r.check_in_code("A"), mixed=(WRONG_CODE, r.check_in_code("B"))),
         "POST": WRITE(

@@ -280,6 +280,10 @@ def check_in_entries(side="A"):
     return lambda w: {"confirm": "yes", "entries": str(getattr(w, side).extra.reg_registered.pk)}
 
 
+def check_in_undo_entries(side="A"):
+    return lambda w: {"entries": str(getattr(w, side).extra.reg_checked_in.pk)}
+
+
 def players_not_checked_in(w):
     """Each side's player not checked in yet at its registration event, so that checking in
     by the event's code writes."""

@@ -55,7 +55,10 @@ def test_a_qualifier_claiming_a_bigger_win_gets_the_smaller_figure():
     assert result.cases == ("a", "g")
     assert (result.line_a, result.line_b) == (CardLine(2, plus=16), CardLine(0, minus=16))
     assert result.changed == ("a",)
-    assert "Alice gets a win by 16" in result.explanations[0]
+    assert result.explanations[0] == (
+        "Alice wrote a win by 21; Bob wrote a loss by 16. Disadvantage goes to the apparent "
+        "qualifier: Alice gets a win by 16."
+    )
 
 
 def test_a_skunk_claim_cut_to_a_plain_win_loses_a_game_point():
@@ -79,7 +82,11 @@ def test_b_two_qualifiers_each_get_the_worse_figure():
     assert result.cases == ("b", "g")
     assert (result.line_a, result.line_b) == (CardLine(2, plus=16), CardLine(0, minus=17))
     assert result.changed == ("a", "b")
-    assert "need not match" in result.explanations[0]
+    assert result.explanations[0] == (
+        "Alice wrote a win by 17; Bob wrote a loss by 16. Both players are apparent qualifiers "
+        "and their figures differ (17 and 16): each gets the figure worse for them, Alice a win "
+        "by 16 and Bob a loss by 17. The cards need not match."
+    )
 
 
 def test_b_cards_already_worst_for_both_stay_different():
@@ -97,7 +104,10 @@ def test_c_spread_copied_to_the_card_claiming_a_win():
     assert result.cases == ("c", "g")
     assert result.line_a == CardLine(2, plus=20)
     assert result.changed == ("a",)
-    assert "Only Bob's card has a spread (minus 20)" in result.explanations[0]
+    assert result.explanations[0] == (
+        "Alice wrote a win with no spread; Bob wrote a loss by 20. Only Bob's card has a spread "
+        "(minus 20): it is copied to Alice's card in the plus column, making it a win by 20."
+    )
 
 
 def test_c_copied_figure_can_make_a_skunk():
@@ -113,9 +123,16 @@ def test_c_blank_card_gets_the_reciprocal_line():
 
 
 def test_c_then_e_when_both_claim_a_win():
-    result = check(ReportedLine(2), win(20))
+    result = check(ReportedLine(2), win(20), names=NAMES)
     assert result.cases == ("c", "e", "g")
     assert (result.line_a, result.line_b) == (CardLine(0, minus=20), CardLine(0, minus=20))
+    # Case e saw Alice's card as case c left it, and says so: Alice wrote no spread.
+    assert result.explanations[1] == (
+        "Alice wrote a win with no spread; Bob wrote a win by 20. After case c the cards read: "
+        "Alice a win by 20, Bob a win by 20. Both cards claim a win, with both spreads in the "
+        "plus column: it is a loss for both players, each by their own figure in the minus "
+        "column."
+    )
 
 
 # d. Same claim, opposite columns: the plus column wins
@@ -126,7 +143,11 @@ def test_d_both_claim_a_win():
     assert result.cases == ("d", "g")
     assert (result.line_a, result.line_b) == (CardLine(0, minus=20), CardLine(2, plus=20))
     assert result.changed == ("a",)
-    assert "Bob gets the win" in result.explanations[0]
+    assert result.explanations[0] == (
+        "Alice wrote a win with 20 in the minus column; Bob wrote a win by 20. Both cards claim "
+        "a win, with the spreads in opposite columns: Bob's spread is in the plus column, so "
+        "Bob gets the win and the other player the loss."
+    )
 
 
 def test_d_both_claim_a_loss():
@@ -136,19 +157,29 @@ def test_d_both_claim_a_loss():
 
 
 def test_d_then_a_when_the_figures_differ_too():
-    result = check(win(21), ReportedLine(2, minus=16), (True, False))
+    result = check(win(21), ReportedLine(2, minus=16), (True, False), names=NAMES)
     assert result.cases == ("d", "a", "g")
     assert (result.line_a, result.line_b) == (CardLine(2, plus=16), CardLine(0, minus=16))
+    assert result.explanations[1] == (
+        "Alice wrote a win by 21; Bob wrote a win with 16 in the minus column. After case d the "
+        "cards read: Alice a win by 21, Bob a loss by 16. Disadvantage goes to the apparent "
+        "qualifier: Alice gets a win by 16."
+    )
 
 
 # e. Same claim, same column: a loss for both
 
 
 def test_e_both_claim_a_win_in_plus():
-    result = check(win(20), win(20))
+    result = check(win(20), win(20), names=NAMES)
     assert result.cases == ("e", "g")
     assert (result.line_a, result.line_b) == (CardLine(0, minus=20), CardLine(0, minus=20))
     assert result.changed == ("a", "b")
+    assert result.explanations[0] == (
+        "Alice wrote a win by 20; Bob wrote a win by 20. Both cards claim a win, with both "
+        "spreads in the plus column: it is a loss for both players, each by their own figure in "
+        "the minus column."
+    )
 
 
 def test_e_both_recorded_a_loss_in_minus():
@@ -159,9 +190,29 @@ def test_e_both_recorded_a_loss_in_minus():
 
 
 def test_e_then_a_qualifier_gets_the_bigger_loss():
-    result = check(win(20), win(25), (True, False))
+    result = check(win(20), win(25), (True, False), names=NAMES)
     assert result.cases == ("e", "a", "g")
     assert (result.line_a, result.line_b) == (CardLine(0, minus=25), CardLine(0, minus=25))
+
+
+def test_e_then_a_says_what_each_player_wrote_before_what_case_e_made_of_it():
+    # Issue 22 item 6: case a said "Alice recorded a loss by 20" when both cards were wins.
+    result = check(win(16), win(21), (True, False), names=NAMES)
+    assert result.cases == ("e", "a", "g")
+    case_a = result.explanations[1]
+    assert "recorded a loss" not in case_a and "wrote a loss" not in case_a
+    assert case_a == (
+        "Alice wrote a win by 16; Bob wrote a win by 21. After case e the cards read: Alice a "
+        "loss by 16, Bob a loss by 21. Disadvantage goes to the apparent qualifier: Alice gets "
+        "a loss by 21."
+    )
+    assert result.summary == (
+        "Alice wrote a win by 16; Bob wrote a win by 21. Case e: Both cards claim a win, with "
+        "both spreads in the plus column: it is a loss for both players, each by their own "
+        "figure in the minus column. Case a: Disadvantage goes to the apparent qualifier: Alice "
+        "gets a loss by 21. Case g: Re-totalled: Alice 0 game points, minus 21; Bob 0 game "
+        "points, minus 21."
+    )
 
 
 # f. One win, one loss, same column: the win stands
@@ -172,7 +223,11 @@ def test_f_loser_wrote_the_spread_in_plus():
     assert result.cases == ("f", "g")
     assert result.line_b == CardLine(0, minus=20)
     assert result.changed == ("b",)
-    assert "Bob's spread moves" in result.explanations[0]
+    assert result.explanations[0] == (
+        "Alice wrote a win by 20; Bob wrote a loss with 20 in the plus column. One card claims a "
+        "win and one a loss, but both spreads are in the plus column: the win stands and Bob's "
+        "spread moves to the other column."
+    )
 
 
 def test_f_winner_wrote_the_spread_in_minus():
@@ -188,7 +243,11 @@ def test_g_alone_mends_game_point_arithmetic():
     result = check(ReportedLine(2, plus=35), loss(35), (True, False), names=NAMES)
     assert result.cases == ("g",)
     assert result.line_a == CardLine(3, plus=35)
-    assert "Alice: 3 game points, plus 35" in result.explanations[0]
+    assert result.explanations[0] == (
+        "Alice wrote a win by 35; Bob wrote a loss by 35. Game points and spread re-totalled on "
+        "the changed cards: Alice's card said 2 game points, plus 35, it now reads 3 game "
+        "points, plus 35."
+    )
 
 
 def test_g_follows_sixty_one_point_settings():
@@ -206,13 +265,25 @@ def test_h_qualifier_recorded_the_smaller_win():
     assert result.cases == ("h",)
     assert result.changed == ()
     assert (result.line_a, result.line_b) == (CardLine(2, plus=16), CardLine(0, minus=21))
-    assert "error against them stands" in result.explanations[0]
+    assert result.explanations[0] == (
+        "Alice wrote a win by 16; Bob wrote a loss by 21. The apparent qualifier Alice's figure "
+        "is already the worse one for them, and an error against them stands."
+    )
 
 
 def test_h_qualifier_recorded_the_bigger_loss():
     result = check(win(16), loss(21), (False, True))
     assert result.cases == ("h",)
     assert result.line_b == CardLine(0, minus=21)
+
+
+def test_blank_game_points_are_described_as_written():
+    result = check(ReportedLine(None, minus=12), ReportedLine(0, minus=12), names=NAMES)
+    assert result.cases == ("e", "g")
+    assert result.explanations[0].startswith(
+        "Alice wrote blank game points and minus 12; Bob wrote a loss by 12. Both cards claim a "
+        "loss"
+    )
 
 
 def test_differing_figures_without_qualifiers_are_left_as_written():
@@ -290,6 +361,17 @@ def test_result_is_always_two_valid_lines(a, b, qualifiers):
     validate_card_line(result.line_a)
     validate_card_line(result.line_b)
     assert ("g" in result.cases) == bool(result.changed)
+
+
+@given(cards, cards, qualifier_pairs)
+def test_every_explanation_opens_with_what_each_player_wrote(a, b, qualifiers):
+    result = settle(a, b, qualifiers)
+    for name, card in zip(("Player A", "Player B"), (a, b), strict=True):
+        if card.game_points is not None:
+            claim = "a win" if card.game_points > 0 else "a loss"
+            assert f"{name} wrote {claim}" in result.written
+    for explanation in result.explanations:
+        assert explanation.startswith(result.written)
 
 
 @given(cards, cards, qualifier_pairs)

@@ -22,7 +22,7 @@ from tournaments.api.serializers_events import (
 from tournaments.models import Entry
 from tournaments.selectors.access import entry_get_for_director, event_get_for_director
 from tournaments.selectors.events import entries_of_event, entries_of_event_qs
-from tournaments.services.check_in import entry_check_in
+from tournaments.services.check_in import entry_check_in, entry_check_in_undo
 from tournaments.services.entries import Registration, entry_register
 from tournaments.services.entries_import import entries_import_csv
 from tournaments.services.links import entry_token_restore, entry_token_revoke
@@ -107,6 +107,13 @@ class EntryCheckInView(_EntryActionView):
     """Check a registered player in (after play started, they join from the next game)."""
 
     service = entry_check_in
+
+
+class EntryCheckInUndoView(_EntryActionView):
+    """Undo a check-in made by mistake: the player is registered again (refused once they are
+    paired: withdraw them instead). The history keeps both."""
+
+    service = entry_check_in_undo
 
 
 class EntryWithdrawView(_EntryActionView):

@@ -1,4 +1,5 @@
-"""API: events. Create one from a preset, read it, change its settings, close registration.
+"""API: events. Create one from a preset, read it, change its settings, close registration,
+read or replace its check-in code (``check-in-code/``: GET the current one, POST a new one).
 
 Who may do what is decided by the selectors: ``event_get_for_director`` for managing an event
 (another user gets 403), ``event_get_for_viewer`` for reading one (unpublished events are 404 to
@@ -8,7 +9,7 @@ everyone without a role in them).
 from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import permissions, status
+from rest_framework import permissions, serializers, status
 from rest_framework.generics import GenericAPIView
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -21,7 +22,9 @@ from tournaments.api.serializers_events import (
 )
 from tournaments.models import Event, EventRole
 from tournaments.selectors.access import event_get_for_director, event_get_for_viewer, event_roles
+from tournaments.selectors.check_in import check_in_code_current
 from tournaments.selectors.events import events_directed_by, events_published
+from tournaments.services.check_in import check_in_code_rotate
 from tournaments.services.events import (
     event_close_registration,
     event_create,
@@ -102,3 +105,37 @@ class EventCloseRegistrationView(APIView):
         event = event_get_for_director(event_id=event_id, user=request.user)
         event = event_close_registration(event=event, user=request.user)
         return Response(EventDirectorSerializer(event).data)
+
+
+class CheckInCodeSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    url = serializers.SerializerMethodField(help_text="the page a player's phone opens")
+    version = serializers.IntegerField(help_text="raised each time a new code is made")
+    active = serializers.BooleanField(
+        help_text="false once registration has closed: the code then checks nobody in"
+    )
+
+    def get_url(self, code) -> str:
+        return self.context["request"].build_absolute_uri(code.path)
+
+
+class EventCheckInCodeView(APIView):
+    """The event's check-in code (directors): GET the current one; POST makes a new one, and
+    the older codes stop working at once (a player who scans one is told to scan the desk's)."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    def _answer(self, request, event, status_code=status.HTTP_200_OK):
+        code = check_in_code_current(event=event)
+        context = {"request": request}
+        return Response(CheckInCodeSerializer(code, context=context).data, status=status_code)
+
+    @extend_schema(responses=CheckInCodeSerializer)
+    def get(self, request, event_id: int):
+        return self._answer(request, event_get_for_director(event_id=event_id, user=request.user))
+
+    @extend_schema(request=None, responses={201: CheckInCodeSerializer})
+    def post(self, request, event_id: int):
+        event = event_get_for_director(event_id=event_id, user=request.user)
+        event = check_in_code_rotate(event=event, user=request.user)
+        return self._answer(request, event, status.HTTP_201_CREATED)

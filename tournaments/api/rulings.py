@@ -85,7 +85,10 @@ class RulingInputSerializer(serializers.Serializer):
     claimed_missed = _figure(1)
     true_missed = _figure(0)
     judges = serializers.PrimaryKeyRelatedField(
-        many=True, queryset=get_user_model().objects.all(), help_text="user ids: two, or three"
+        many=True,
+        queryset=get_user_model().objects.all(),
+        help_text="user ids: as many as the event's judges_per_ruling (two, or one where it "
+        "allows), or three with third_judge",
     )
     third_judge = serializers.BooleanField(default=False)
     final = serializers.BooleanField(default=False)

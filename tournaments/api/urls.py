@@ -41,6 +41,16 @@ urlpatterns = [
         name="api-entry-check-in",
     ),
     path(
+        "entries/<num:entry_id>/check-in/undo/",
+        entries.EntryCheckInUndoView.as_view(),
+        name="api-entry-check-in-undo",
+    ),
+    path(
+        f"{EVENT}check-in-code/",
+        events.EventCheckInCodeView.as_view(),
+        name="api-event-check-in-code",
+    ),
+    path(
         "entries/<num:entry_id>/withdraw/",
         entries.EntryWithdrawView.as_view(),
         name="api-entry-withdraw",

@@ -28,6 +28,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 
+from tournaments.core.judging import PANEL_CHOICES
 from tournaments.models.players import Player
 
 
@@ -73,6 +74,10 @@ class Event(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     finalised_at = models.DateTimeField(
         null=True, blank=True, help_text="the results are final and in the MRP ledger"
+    )
+    check_in_code_version = models.PositiveIntegerField(
+        default=0,
+        help_text="raised when a director makes a new check-in code: the older codes stop working",
     )
     rated_at = models.DateTimeField(
         null=True, blank=True, help_text="its games are in the players' skill ratings"
@@ -137,6 +142,12 @@ class Event(models.Model):
         choices=[("cut", "Cut for deal before every game"), ("loser_deals", "Loser deals next")],
         default="cut",
     )
+    judges_per_ruling = models.PositiveSmallIntegerField(
+        default=2,
+        choices=PANEL_CHOICES,
+        validators=[MinValueValidator(1), MaxValueValidator(2)],
+        help_text="judges who make a ruling (three on appeal); a sanctioned event needs two",
+    )
     consolation_eligibility = models.CharField(
         max_length=20,
         choices=[
@@ -175,6 +186,7 @@ class Event(models.Model):
         "rulebook_edition",
         "playoff_first_deal",
         "consolation_eligibility",
+        "judges_per_ruling",
     )
 
     class Meta:

@@ -45,7 +45,8 @@ class LineFields(models.Model):
     minus = models.PositiveSmallIntegerField(default=0)
     current = models.BooleanField(default=True)
     source = models.CharField(max_length=20, choices=Source.choices)
-    reason = models.CharField(max_length=300, blank=True)
+    # A Rule 12.2 reason says what both players wrote and what each case did: up to ~700 chars.
+    reason = models.CharField(max_length=1000, blank=True)
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

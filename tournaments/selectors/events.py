@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from django.db.models import Count, Q, QuerySet, Sum
 
 from scoring.games import ScoringSettings
+from tournaments.core.judging import judges_needed
 from tournaments.models import Entry, Event, EventRole
 from tournaments.selectors.people import person_name
 
@@ -44,6 +45,11 @@ def event_scoring_settings(*, event: Event) -> ScoringSettings:
         skunk_points=event.skunk_points,
         double_skunk_points=event.double_skunk_points,
     )
+
+
+def event_judges_needed(*, event: Event) -> int:
+    """The judges a ruling in ``event`` needs (three on appeal): ``core.judging``."""
+    return judges_needed(setting=event.judges_per_ruling, sanctioned=event.sanctioned)
 
 
 def event_play_started(*, event: Event) -> bool:

@@ -79,6 +79,9 @@ EVENT = Section(
     clubs=("club",), users=("created_by",),
 )  # fmt: skip
 SETTINGS_FIELDS = Event.SETTINGS
+# Settings added after version 2 was first written: a backup made before one lacks it and is
+# read with the value that held then (before ``judges_per_ruling``, every ruling took two).
+SETTINGS_ADDED = {"judges_per_ruling": 2}
 MONEY = MONEY_FIELDS
 ROLE = Section(("role",), users=("user",))
 ENTRY = Section(

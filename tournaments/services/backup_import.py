@@ -197,6 +197,8 @@ class _Restore(PlayRows):
     def _event(self) -> None:
         data = self.data["event"]
         event = self.build(Event, data, fmt.EVENT, "event", extra=("settings", "money", "parent"))
+        if isinstance(data["settings"], dict):
+            data["settings"] = {**fmt.SETTINGS_ADDED, **data["settings"]}
         for part, names in (("settings", fmt.SETTINGS_FIELDS), ("money", fmt.MONEY)):
             row = checks.row(data[part], f"event.{part}", names)
             for name, value in checks.values(Event, row, names, f"event.{part}").items():

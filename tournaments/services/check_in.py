@@ -2,6 +2,10 @@
 themselves on their phone while registration is open (``entry_self_check_in``). One rule for
 all three (``_check_in_unaudited``); after play started, a registered player joins from the
 next unpaired game.
+
+A check-in made by mistake is undone (``entry_check_in_undo``) until the player is paired;
+after that they withdraw. The event's check-in code (``selectors.check_in``) is replaced with
+``check_in_code_rotate``: the older codes stop working at once. Every change is in the history.
 """
 
 from __future__ import annotations
@@ -10,7 +14,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from tournaments.errors import ServiceError
-from tournaments.models import Entry, Event
+from tournaments.models import Entry, Event, Seat
+from tournaments.selectors.check_in import check_in_code_state
 from tournaments.selectors.events import event_next_game_number, event_play_started
 from tournaments.services.audit import Kind, audit_record
 from tournaments.services.withdrawals import entry_state
@@ -51,12 +56,23 @@ def _check_in_recorded(entry: Entry, user, play_started: bool, action: str, how:
     )
 
 
+CODE_REPLACED = (
+    "This check-in code has been replaced by a new one, so it no longer checks anyone in. "
+    "Scan the code shown at the desk now, or open the link on your scorecard."
+)
+
+
 @transaction.atomic
-def entry_self_check_in(*, entry: Entry, user) -> bool:
-    """A player checks in on their phone (their private link, or the event's check-in code
-    signed in): only while registration is open; after that, at the desk. True if checked in
-    now, False if they already were (nothing is written)."""
+def entry_self_check_in(*, entry: Entry, user, code: str | None = None) -> bool:
+    """A player checks in on their phone (their private link, or the event's check-in
+    ``code`` signed in): only while registration is open; after that, at the desk. True if
+    checked in now, False if they already were (nothing is written)."""
     event = Event.objects.select_for_update().get(pk=entry.event_id)
+    state = None if code is None else check_in_code_state(event=event, code=code)
+    if state == "replaced":
+        raise ServiceError(CODE_REPLACED, field="code", code="code_replaced")
+    if code is not None and state is None:
+        raise ServiceError("This is not the event's check-in code.", field="code", code="code")
     if event.stage != Event.Stage.REGISTRATION:
         raise ServiceError(
             "Check-in on your phone is closed: registration has closed. "
@@ -105,3 +121,55 @@ def entries_check_in(*, event: Event, entry_ids, user) -> list[Entry]:
         after={"players": names},
     )
     return entries
+
+
+@transaction.atomic
+def entry_check_in_undo(*, entry: Entry, user) -> Entry:
+    """Undo a check-in made by mistake (a wrong tap at the desk): the player is registered,
+    not checked in. Refused once they are paired: then they withdraw."""
+    entry = Entry.objects.select_for_update().select_related("player", "event").get(pk=entry.pk)
+    if entry.status != Entry.Status.CHECKED_IN:
+        raise ServiceError(
+            f"{entry.name} is not checked in, so there is nothing to undo.",
+            code="not_checked_in",
+        )
+    seat = Seat.objects.filter(entry=entry).select_related("game").order_by("game__number")
+    if seat.exists():
+        raise ServiceError(
+            f"{entry.name} is already paired in game {seat.first().game.number}, so "
+            "the check-in cannot be undone: withdraw them from the Players page instead.",
+            code="already_paired",
+        )
+    before = entry_state(entry)
+    entry.status = Entry.Status.REGISTERED
+    entry.checked_in_at = None
+    entry.save(update_fields=["status", "checked_in_at"])
+    audit_record(
+        event=entry.event,
+        actor=user,
+        kind=Kind.CHECK_IN,
+        action="entry_check_in_undo",
+        summary=f"{entry.name}'s check-in undone",
+        before=before,
+        after=entry_state(entry),
+    )
+    return entry
+
+
+@transaction.atomic
+def check_in_code_rotate(*, event: Event, user) -> Event:
+    """A new check-in code for the event (a photographed or printed code got around): the
+    older codes stop working at once."""
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    event.check_in_code_version += 1
+    event.save(update_fields=["check_in_code_version"])
+    audit_record(
+        event=event,
+        actor=user,
+        kind=Kind.CHECK_IN,
+        action="check_in_code_rotate",
+        summary="New check-in code: the older ones no longer work",
+        before={"check_in_code_version": event.check_in_code_version - 1},
+        after={"check_in_code_version": event.check_in_code_version},
+    )
+    return event

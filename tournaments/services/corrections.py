@@ -202,13 +202,9 @@ def table_cross_check(*, table: Table, user) -> tuple[str, ...]:
             code="no_rule_applies",
         ) from None
     before = _lines_state(table, seats)
-    reason = "ACC Rule 12.2 " + ", ".join(
-        f"case {step.case}: {step.explanation}" for step in result.applied
-    )
+    reason = f"ACC Rule 12.2. {result.summary}"
     for seat, line in zip(seats, (result.line_a, result.line_b), strict=True):
-        line_replace(
-            seat, "verified", line, source=Source.RULE_12_2, user=user, reason=reason[:300]
-        )
+        line_replace(seat, "verified", line, source=Source.RULE_12_2, user=user, reason=reason)
     mark_verified(table, request_standings=False)
     game = table.game
     after_step.done(
@@ -223,7 +219,11 @@ def table_cross_check(*, table: Table, user) -> tuple[str, ...]:
         summary=f"Game {game.number}, table {table.number} settled by ACC Rule 12.2, cases "
         + ", ".join(result.cases),
         before={"lines": before},
-        after={"lines": _lines_state(table, seats), "cases": list(result.cases)},
+        after={
+            "lines": _lines_state(table, seats),
+            "cases": list(result.cases),
+            "explanations": list(result.explanations),
+        },
         game=game,
     )
     return result.cases

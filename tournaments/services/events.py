@@ -1,7 +1,7 @@
 """Setting up an event: create it from a preset, change its settings, close registration.
 
 Settings may change only before play starts (before game 1 is paired); after that the
-pairings, card lines and standings already depend on them.
+pairings, card lines and standings already depend on them. ``LIVE_SETTINGS`` may change later.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from typing import Any
 from django.db import transaction
 
 from scoring.games import CardLine, CardLineError, ScoringSettings, validate_card_line
+from tournaments.core.judging import ACC_PANEL
 from tournaments.core.pairing import schedule_feasibility
 from tournaments.errors import ServiceError
 from tournaments.models import Entry, Event, EventRole
@@ -18,6 +19,11 @@ from tournaments.presets import PRESETS
 from tournaments.selectors.events import event_play_started
 from tournaments.services.audit import Kind, audit_record
 from tournaments.services.validation import clean_name
+
+# Settings that may still change once play has started: who makes a ruling changes no result
+# already recorded (a club night's second judge may have to leave).
+LIVE_SETTINGS = ("judges_per_ruling",)
+PLAY_SETTINGS = tuple(name for name in Event.SETTINGS if name not in LIVE_SETTINGS)
 
 
 def event_settings_check(values: dict[str, Any]) -> None:
@@ -109,7 +115,7 @@ def event_update_settings(*, event: Event, user, **changes: Any) -> Event:
     unknown = set(changes) - set(Event.SETTINGS) - {"name", "starts_on", "published"}
     if unknown:
         raise ServiceError(f"Not a setting: {', '.join(sorted(unknown))}.", code="unknown")
-    if set(changes) & set(Event.SETTINGS) and event_play_started(event=event):
+    if set(changes) & set(PLAY_SETTINGS) and event_play_started(event=event):
         raise ServiceError(
             "Settings can change only before play starts: game 1 is already paired.",
             field="settings",
@@ -121,6 +127,7 @@ def event_update_settings(*, event: Event, user, **changes: Any) -> Event:
     for key, value in changes.items():
         setattr(event, key, value)
     event_settings_check({key: getattr(event, key) for key in Event.SETTINGS})
+    _check_judges_setting(event)
     if event.stage == Event.Stage.QUALIFYING:
         _check_schedule(event)
     event.save()
@@ -136,6 +143,16 @@ def event_update_settings(*, event: Event, user, **changes: Any) -> Event:
         after={k: after[k] for k in changed},
     )
     return event
+
+
+def _check_judges_setting(event: Event) -> None:
+    if event.sanctioned and event.judges_per_ruling < ACC_PANEL:
+        raise ServiceError(
+            "This event is sanctioned, and the ACC's rulings are made by two judges: keep "
+            "“Judges per ruling” at two. One judge may rule only in an unsanctioned event.",
+            field="judges_per_ruling",
+            code="sanctioned_two_judges",
+        )
 
 
 def _check_schedule(event: Event) -> None:

@@ -1,7 +1,8 @@
 """Judges' rulings (calls to a table are in ``judge_calls``).
 
-Two judges of the event, or three when a player asks for a third, rule on a dispute. A judge
-never rules on a game they play in.
+Two judges of the event (one where the event's setting allows it, never in a sanctioned event),
+or three when a player asks for a third, rule on a dispute (``core.judging``). A judge never
+rules on a game they play in.
 
 A ruling changes the board only through the engine (``scoring.rulings.apply_ruling``). When the
 board after it is over (a side at the target, or an administrative result: forfeit, late from
@@ -30,6 +31,7 @@ from scoring.rulings import (
     result_lines,
 )
 from scoring.rulings import Ruling as EngineRuling
+from tournaments.core.judging import panel_problem
 from tournaments.errors import ServiceError
 from tournaments.models import (
     CardLine,
@@ -40,7 +42,7 @@ from tournaments.models import (
     Seat,
     Table,
 )
-from tournaments.selectors.events import event_scoring_settings
+from tournaments.selectors.events import event_judges_needed, event_scoring_settings
 from tournaments.services.audit import Kind, audit_record
 from tournaments.services.corrections import table_lines_replace
 from tournaments.services.judge_calls import table_check_in_play
@@ -73,18 +75,13 @@ def _offender(seats, offender_entry, where: str):
 
 def _check_judges(event, seats, judges, third_judge: bool) -> None:
     ids = {getattr(judge, "pk", judge) for judge in judges}
-    if len(ids) not in (2, 3):
-        raise ServiceError(
-            f"A ruling is made by two judges, or three with a third judge; {len(ids)} given.",
-            field="judges",
-            code="judge_count",
-        )
-    if third_judge != (len(ids) == 3):
-        raise ServiceError(
-            "A ruling that went to a third judge names three judges; otherwise two.",
-            field="third_judge",
-            code="third_judge",
-        )
+    problem = panel_problem(
+        count=len(ids), needed=event_judges_needed(event=event), third_judge=third_judge
+    )
+    if problem is not None:
+        field, message = problem
+        code = "third_judge" if field == "third_judge" else "judge_count"
+        raise ServiceError(message, field=field, code=code)
     holders = set(
         EventRole.objects.filter(
             event=event, role=EventRole.Role.JUDGE, user_id__in=ids

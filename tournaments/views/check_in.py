@@ -3,14 +3,17 @@
 - by link: a player opens their own private link (the QR code on their scorecard) and taps
   "check me in". Opening the link does nothing by itself: a director scanning a card to read
   it must not check the player in.
-- check-in code: one code per event, shown at the desk as a QR code
+- check-in code: one current code per event, shown at the desk as a QR code
   (``/events/<id>/check-in/<code>/``). A signed-in player whose account is linked to their
-  player record opens it and confirms; it only ever checks in *their own* entry. The code is
-  derived from the event's id with the site's secret (``django.core.signing``), so nothing
-  is stored and a guessed code is a 404.
+  player record opens it and confirms; it only ever checks in *their own* entry, and only
+  while registration is open. A director can replace it ("Make a new code"): an older code
+  then says so and points to the desk's code. See ``selectors.check_in``; a guessed code is a
+  404.
 - the desk page: who is in and who is not yet, live (``views.live``: the event's version
-  changes when an entry is checked in), a Check in button per player, the code's QR code to
-  show or print, and "check in everyone present" (tick, confirm, one message with the count).
+  changes when an entry is checked in), a search box (by name, as you type; a plain GET
+  without scripts), a Check in button per player and an Undo button per checked-in player,
+  the code's QR code to show or print, and "check in everyone present" (tick, confirm, one
+  message with the count).
 
 Who may check in, and when, is ``services.check_in`` (``entry_self_check_in``,
 ``entries_check_in``): a player only while registration is open; the desk at any time.
@@ -20,43 +23,49 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core import signing
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.crypto import constant_time_compare
+from django.views.decorators.http import require_POST
 
 from tournaments.errors import ServiceError
 from tournaments.models import Entry, Event, Player
 from tournaments.selectors.access import event_get_for_director
+from tournaments.selectors.check_in import (  # noqa: F401 (event_check_in_code: for tests)
+    check_in_code_current,
+    check_in_code_state,
+    event_check_in_code,
+)
 from tournaments.selectors.events import entries_of_event
 from tournaments.selectors.live import event_version
-from tournaments.services.check_in import entries_check_in, entry_self_check_in
+from tournaments.services.check_in import (
+    CODE_REPLACED,
+    check_in_code_rotate,
+    entries_check_in,
+    entry_check_in_undo,
+    entry_self_check_in,
+)
 from tournaments.views.confirm import Confirmation, confirm_page, confirmed
 from tournaments.views.live import live_page
 from tournaments.views.standings import scorecard_qr_svg
 
-CODE_SALT = "pegboard.event-check-in"
-CODE_LENGTH = 22  # 132 bits of the signature: as hard to guess as it needs to be, short in a QR
 NAMED = 12  # players named on the bulk confirmation; more are counted
 
 
-def event_check_in_code(event: Event) -> str:
-    return signing.Signer(salt=CODE_SALT).signature(str(event.pk))[:CODE_LENGTH]
-
-
-def _event_for_code(event_id: int, code: str) -> Event:
-    """The event whose check-in code this is; anything else is a 404."""
+def _event_for_code(event_id: int, code: str) -> tuple[Event, str]:
+    """The event whose check-in code this is (current or replaced) and the code's state;
+    anything else is a 404."""
     event = Event.objects.filter(pk=event_id).first()
-    if event is None or not constant_time_compare(code, event_check_in_code(event)):
+    state = None if event is None else check_in_code_state(event=event, code=code)
+    if state is None:
         raise Http404("This check-in code is not valid. Scan the code at the desk again.")
-    return event
+    return event, state
 
 
-def _self_check_in(request, entry: Entry) -> None:
+def _self_check_in(request, entry: Entry, code: str | None = None) -> None:
     """The player's own check-in, said as a message on the page they come back to."""
     try:
-        done = entry_self_check_in(entry=entry, user=request.user)
+        done = entry_self_check_in(entry=entry, user=request.user, code=code)
     except ServiceError as exc:
         messages.error(request, exc.message)
     else:
@@ -74,7 +83,12 @@ def check_in_by_link(request, entry: Entry):
 @login_required
 def check_in_by_code(request, event_id: int, code: str):
     """The event's code, opened by a signed-in player: their own entry, a button to confirm."""
-    event = _event_for_code(event_id, code)
+    event, state = _event_for_code(event_id, code)
+    if state == "replaced":
+        context = {"event": event, "replaced": CODE_REPLACED}
+        response = render(request, "tournaments/director/check_in_code.html", context, status=410)
+        response["Cache-Control"] = "private, no-cache"
+        return response
     entry = (
         Entry.objects.select_related("player", "event")
         .filter(event=event, player__user=request.user)
@@ -84,7 +98,7 @@ def check_in_by_code(request, event_id: int, code: str):
         if entry is None:
             messages.error(request, _no_entry_message(request.user, event))
         else:
-            _self_check_in(request, entry)
+            _self_check_in(request, entry, code)
         return redirect("event-check-in-code", event_id=event.pk, code=code)
     context = {
         "event": event,
@@ -109,14 +123,19 @@ def _no_entry_message(user, event: Event) -> str:
 
 def _desk_context(request, event: Event) -> dict:
     entries = list(entries_of_event(event=event).exclude(status=Entry.Status.WITHDRAWN))
-    waiting = [e for e in entries if e.status == Entry.Status.REGISTERED]
-    checked_in = [e for e in entries if e.status == Entry.Status.CHECKED_IN]
+    query = request.GET.get("q", "").strip()[:100]
+    found = [e for e in entries if query.casefold() in e.name.casefold()]
+    waiting = [e for e in found if e.status == Entry.Status.REGISTERED]
+    checked_in = [e for e in found if e.status == Entry.Status.CHECKED_IN]
     checked_in.sort(key=lambda e: e.checked_in_at or e.created_at, reverse=True)
     return {
         "event": event,
+        "q": query,
         "waiting": waiting,
         "checked_in": checked_in,
+        "found": len(waiting) + len(checked_in),
         "total": len(entries),
+        "in_count": sum(e.status == Entry.Status.CHECKED_IN for e in entries),
         "registration_open": event.stage == Event.Stage.REGISTRATION,
     }
 
@@ -129,8 +148,8 @@ def check_in_desk(request, event_id: int):
     def context() -> dict:
         found = _desk_context(request, event)
         if request.GET.get("part") != "live":
-            code_url = reverse("event-check-in-code", args=[event.pk, event_check_in_code(event)])
-            found["code_url"] = request.build_absolute_uri(code_url)
+            code = check_in_code_current(event=event)
+            found["code_url"] = request.build_absolute_uri(code.path)
             found["qr"] = scorecard_qr_svg(found["code_url"], f"Check-in code for {event.name}")
         return found
 
@@ -193,3 +212,35 @@ def _confirm_everyone(request, event: Event, chosen: list[Entry]):
         ),
         event=event,
     )
+
+
+@login_required
+@require_POST
+def check_in_undo(request, event_id: int):
+    """The desk's Undo beside a checked-in player: a wrong tap is taken back at once."""
+    event = event_get_for_director(event_id=event_id, user=request.user)
+    ids = _chosen_ids(request)
+    entry = Entry.objects.filter(event=event, pk=ids[0]).first() if ids else None
+    try:
+        if entry is None:
+            raise ServiceError("Choose a player of this event.", code="not_in_event")
+        entry_check_in_undo(entry=entry, user=request.user)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, f"{entry.name} is no longer checked in.")
+    return redirect("event-check-in", event_id=event.pk)
+
+
+@login_required
+@require_POST
+def check_in_new_code(request, event_id: int):
+    """Replace the event's check-in code: the QR code shown or printed before stops working."""
+    event = event_get_for_director(event_id=event_id, user=request.user)
+    check_in_code_rotate(event=event, user=request.user)
+    messages.success(
+        request,
+        "New check-in code made: the old QR code no longer checks anyone in. Show or print "
+        "this one.",
+    )
+    return redirect(reverse("event-check-in", args=[event.pk]) + "#code-heading")

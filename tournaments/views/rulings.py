@@ -14,6 +14,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from scoring.rulings import CATALOGUE
+from tournaments.core.judging import panel_words
 from tournaments.errors import ServiceError
 from tournaments.models import Game, Match
 from tournaments.selectors.access import (
@@ -23,6 +24,7 @@ from tournaments.selectors.access import (
     match_get_for_judging,
     table_get_for_judging,
 )
+from tournaments.selectors.events import event_judges_needed
 from tournaments.selectors.live import event_version
 from tournaments.selectors.people import person_name
 from tournaments.selectors.results import entry_current_seat
@@ -86,7 +88,7 @@ class RulingForm(forms.Form):
         help_text="Muggins only; 0 when the call was wrong.",
     )
     judges = forms.ModelMultipleChoiceField(
-        queryset=None, widget=forms.CheckboxSelectMultiple, label="Judges (two, or three)"
+        queryset=None, widget=forms.CheckboxSelectMultiple, label="Judges"
     )
     third_judge = forms.BooleanField(required=False, label="A player asked for a third judge")
     final = forms.BooleanField(required=False, label="Final: no appeal")
@@ -106,6 +108,7 @@ class RulingForm(forms.Form):
         judges = self.fields["judges"]
         judges.queryset = event_judges(event=event)
         judges.label_from_instance = person_name
+        judges.help_text = panel_words(event_judges_needed(event=event)).capitalize() + "."
 
     def ruling_kwargs(self) -> dict:
         data = dict(self.cleaned_data)

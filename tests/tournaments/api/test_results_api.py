@@ -321,13 +321,13 @@ def test_a_disagreement_is_flagged_at_close_and_settled_by_rule_12_2(
         (2, 0, 25),
     ]
     assert all(
-        line["source"] == "rule_12_2" and "case e" in line["reason"] for line in body["lines"]
+        line["source"] == "rule_12_2" and "Case e: " in line["reason"] for line in body["lines"]
     )
     table.refresh_from_db()
     assert table.status == Table.Status.VERIFIED
     after = anonymous.get(_report_url(a)).json()["current"]
     assert after["state"] == "settled" and after["words"].startswith("Settled by ACC Rule 12.2")
-    assert after["settled"]["changed"] is True and "case e" in after["settled"]["reason"]
+    assert after["settled"]["changed"] is True and "Case e: " in after["settled"]["reason"]
     assert (after["settled"]["line"]["minus"], after["settled"]["reported"]["plus"]) == (20, 20)
 
     detail = checker.get(_table_url(event)).json()

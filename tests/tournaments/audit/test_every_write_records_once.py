@@ -341,6 +341,15 @@ SCENARIOS = {
         (en := EntryFactory(event=e, status="registered", player=p)),
         lambda: check_in.entry_self_check_in(entry=en, user=p.user),
     ),
+    "entry_check_in_undo": lambda w: (
+        (e := w.registering()),
+        (en := EntryFactory(event=e)),  # checked in
+        lambda: check_in.entry_check_in_undo(entry=en, user=e.director),
+    ),
+    "check_in_code_rotate": lambda w: (
+        (e := w.registering()),
+        lambda: check_in.check_in_code_rotate(event=e, user=e.director),
+    ),
     "entries_check_in": lambda w: (
         (e := w.registering()),
         (ids := [EntryFactory(event=e, status="registered").pk for _ in range(3)]),

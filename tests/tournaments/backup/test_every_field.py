@@ -51,6 +51,9 @@ EXTRA = {
         "sanction_decided_at",
         "sanction_decided_by",
         "sanction_note",
+        # The check-in code is derived from the event's id here: a restored event has a new
+        # id, so a new code, and no older code of its own to refuse.
+        "check_in_code_version",
     },  # fmt: skip
 }
 STRUCTURE = {"id", "event", "game", "seat", "playoff", "match", "match_game", "table"}

@@ -84,7 +84,13 @@ def test_closing_flags_disagreements_and_rule_12_2_settles_them(
         for line in CardLine.objects.filter(seat__table=table, kind="verified", current=True)
     }
     assert lines[a.pk].game_points == 0 and lines[b.pk].game_points == 0
-    assert "case e" in lines[a.pk].reason
+    # What each player wrote comes first, then each case; never cut short (issue 22 item 6).
+    names = (a.entry.player.name, b.entry.player.name)
+    reason = lines[a.pk].reason
+    assert reason.startswith(
+        f"ACC Rule 12.2. {names[0]} wrote a win by 20; {names[1]} wrote a win by 25. Case e: "
+    )
+    assert reason.endswith(".") and "Case g: Re-totalled:" in reason
 
 
 def test_a_correction_keeps_the_old_line_and_notifies_cut_changes(

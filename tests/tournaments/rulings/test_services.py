@@ -142,7 +142,8 @@ def test_a_judge_who_plays_in_the_game_is_refused(setup):
 
 
 @pytest.mark.parametrize("count", [1, 4])
-def test_two_or_three_judges(setup, count):
+def test_two_or_three_judges(judged, count):
+    setup = judged(judges_per_ruling=2)  # a club night may let one judge rule
     extra = [make_judge(setup.event)] if count == 4 else []
     judges = (setup.judges + extra)[:count]
     error = refused(setup, "renege", reneged_cards=1, judges=judges, third_judge=count == 4)
