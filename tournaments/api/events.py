@@ -13,6 +13,7 @@ from rest_framework.generics import GenericAPIView
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from tournaments.api.serializers import no_input
 from tournaments.api.serializers_events import (
     EventCreateSerializer,
     EventDirectorSerializer,
@@ -100,5 +101,6 @@ class EventCloseRegistrationView(APIView):
     @extend_schema(request=None, responses=EventDirectorSerializer)
     def post(self, request, event_id: int):
         event = event_get_for_director(event_id=event_id, user=request.user)
+        no_input(request)
         event = event_close_registration(event=event, user=request.user)
         return Response(EventDirectorSerializer(event).data)

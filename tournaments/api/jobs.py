@@ -7,7 +7,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournaments import tasks
-from tournaments.api.serializers import JobSerializer
+from tournaments.api.serializers import JobSerializer, no_input
 from tournaments.selectors.access import job_get_for_user
 from tournaments.selectors.jobs import queue_status
 from tournaments.services.jobs import job_enqueue
@@ -54,6 +54,7 @@ class HealthJobView(APIView):
 
     @extend_schema(request=None, responses={202: JobSerializer})
     def post(self, request):
+        no_input(request)
         job = job_enqueue(kind="health", task=tasks.health_check, created_by=request.user)
         return Response(JobSerializer(job).data, status=status.HTTP_202_ACCEPTED)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from tournaments.api.serializers import StrictInput
 from tournaments.models import Entry, Event, Game, Job
 from tournaments.presets import PRESETS
 from tournaments.services.entries_import import csv_upload_text
@@ -22,7 +23,7 @@ PUBLIC_EVENT_FIELDS = [
 ]  # fmt: skip
 
 
-class _SanctioningIsNotASetting(serializers.ModelSerializer):
+class _SanctioningIsNotASetting(StrictInput, serializers.ModelSerializer):
     """``sanctioned`` is the ACC office's to give (``api.sanctioning``): sent here, a 400."""
 
     def to_internal_value(self, data):
@@ -108,7 +109,7 @@ class EntrySerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class EntryRegisterSerializer(serializers.Serializer):
+class EntryRegisterSerializer(StrictInput):
     """One player to enter; ``check_in`` checks a walk-in in at once."""
 
     # Lengths are the columns' sizes; the service decides what a valid name or e-mail is.
@@ -129,7 +130,7 @@ class EntryRegisterSerializer(serializers.Serializer):
     )
 
 
-class EntriesImportSerializer(serializers.Serializer):
+class EntriesImportSerializer(StrictInput):
     """A CSV file as multipart field ``file``, or its text as ``csv``. The first row names the
     columns: name (required), acc_number, club, email, phone."""
 
