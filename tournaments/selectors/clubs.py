@@ -32,6 +32,7 @@ from tournaments.models import (
     RatingPoint,
 )
 from tournaments.selectors.people import person_name
+from tournaments.services.errors import ServiceError
 
 
 def club_get(*, club_id: int) -> Club:
@@ -165,8 +166,30 @@ class Prediction:
     probability: float  # the player's chance to win one game
 
 
+def opponents_named(*, text: str, player: Player, limit: int = 20) -> list[Player]:
+    """Players (not merged away, not ``player``) whose name holds ``text``, closest first."""
+    text = " ".join(text.split())
+    if not text:
+        return []
+    found = (
+        Player.objects.filter(name__icontains=text, merged_into__isnull=True)
+        .exclude(pk=player.pk)
+        .select_related("home_club")
+        .order_by("name", "pk")[: limit + 1]
+    )
+    exact = [p for p in found if p.name.casefold() == text.casefold()]
+    return exact if len(exact) == 1 else list(found)
+
+
 def predict(*, player: Player, opponent: Player) -> Prediction:
-    """One game between two players, by their ratings (a new player starts at the default)."""
+    """One game between two players, by their ratings (a new player starts at the default).
+    A player against themself has no chance to speak of: refused, naming ``opponent``."""
+    if player.pk == opponent.pk:
+        raise ServiceError(
+            f"{player.name} cannot play themself: choose another player as the opponent.",
+            field="opponent",
+            code="same_player",
+        )
     start = Rating(DEFAULT_PARAMS.mu, DEFAULT_PARAMS.sigma, 0)
     a, b = rating_of(player) or start, rating_of(opponent) or start
     return Prediction(player, opponent, a, b, win_probability(a, b))
