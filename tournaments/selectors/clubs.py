@@ -63,7 +63,10 @@ def club_page(*, club: Club) -> ClubPage:
         person_name(role.user)
         for role in ClubRole.objects.filter(club=club).select_related("user__player")
     ]
-    seasons = list(NightCard.objects.filter(club=club).values_list("season", flat=True).distinct())
+    # order_by("season"): NightCard's default ordering would join DISTINCT and repeat a season
+    # once per night and player.
+    cards = NightCard.objects.filter(club=club).order_by("season")
+    seasons = list(cards.values_list("season", flat=True).distinct())
     nights = list(
         Event.objects.filter(club=club, kind=Event.Kind.CLUB_NIGHT).order_by("-starts_on", "-pk")
     )

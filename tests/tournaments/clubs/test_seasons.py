@@ -177,3 +177,12 @@ def test_an_event_date_outside_the_window_is_refused(club_world):
     made = api.post("/api/v1/events/", {**body, "starts_on": "2026-12-05"}).json()
     moved = api.patch(f"/api/v1/events/{made['id']}/", {"starts_on": "1900-01-01"})
     assert [e["field"] for e in moved.json()["errors"]] == ["starts_on"]
+
+
+def test_a_season_is_listed_once_on_the_club_page(club_world, client):
+    """Issue 22: "Season 2026-2027" was listed once per night card on the club page."""
+    club_world.night(date(2026, 9, 8))
+    club_world.night(date(2026, 9, 15))
+    page = client.get(f"/clubs/{club_world.club.pk}/").content.decode()
+    assert page.count("Season 2026-2027") == 1
+    assert client_for().get(f"/api/v1/clubs/{club_world.club.pk}/").json()["seasons"] == [2026]
