@@ -242,7 +242,9 @@ class EventSettingsForm(forms.ModelForm):
             "published": "Players and spectators can see the pairings, standings and bracket.",
         }
 
-    def __init__(self, *args, **kwargs):
+    LOCKED = "Fixed now: game 1 is paired, and the rules of play cannot change once play starts."
+
+    def __init__(self, *args, play_started: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
         event = self.instance
         self.entrants, self.ratio = field_size(event), event.qualifier_ratio
@@ -264,6 +266,16 @@ class EventSettingsForm(forms.ModelForm):
         if self.rounds:
             where = f" With the field as it is now, it is round {self.rounds}."
         self.fields["best_of_final"].help_text = f"Only if it is longer or shorter.{where}"
+        if play_started:
+            self._lock_rules_of_play()
+
+    def _lock_rules_of_play(self) -> None:
+        """After play starts the service refuses these: shown disabled, the reason beside each
+        (a disabled field keeps its saved value whatever a post says)."""
+        for name, field in self.fields.items():
+            if name in Event.SETTINGS or name in BEST_OF_FIELDS:
+                field.disabled = True
+                field.help_text = f"{self.LOCKED} {field.help_text}".strip()
 
     @property
     def sections(self) -> list[dict]:
