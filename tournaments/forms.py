@@ -242,7 +242,7 @@ class EventSettingsForm(forms.ModelForm):
             "published": "Players and spectators can see the pairings, standings and bracket.",
         }
 
-    LOCKED = "Fixed now: game 1 is paired, and the rules of play cannot change once play starts."
+    LOCKED = "Fixed now: game 1 is paired."
 
     def __init__(self, *args, play_started: bool = False, **kwargs):
         super().__init__(*args, **kwargs)

@@ -264,7 +264,7 @@ def test_after_play_starts_the_rules_of_play_are_disabled_with_the_reason(client
     for name in ("name", "starts_on", "published"):
         tag = re.search(rf'<input[^>]*name="{name}"[^>]*>', page).group(0)
         assert " disabled" not in tag, name
-    assert page.count("Fixed now: game 1 is paired") >= len(Event.SETTINGS)
+    assert page.count("Fixed now: game 1 is paired.") >= len(Event.SETTINGS)
     # What the browser posts (disabled inputs are not sent): the name changes, nothing refused.
     response = client.post(
         _url(event), {"name": "Renamed on the day", "published": "on", "starts_on": ""}
