@@ -112,7 +112,11 @@ def test_settings_change_before_play_but_not_after(
     _pair(client, event, 1, django_capture_on_commit_callbacks)
     form["qualifying_games"] = 7
     response = client.post(f"/events/{event.pk}/settings/", form)
-    assert "only before play starts" in response.content.decode()
+    # A page opened before game 1 was paired still sends the fixed inputs: refused, saying so.
+    assert response.status_code == 400
+    assert "Game 1 was paired after this page was opened, so Qualifying games can no" in (
+        response.content.decode()
+    )
     event.refresh_from_db()
     assert event.qualifying_games == 8
 
