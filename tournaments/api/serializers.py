@@ -63,8 +63,10 @@ class NoInput(StrictInput):
 
 
 def no_input(request) -> None:
-    """Refuse a body naming any field, for an action that takes none (400, ``unknown_field``)."""
-    NoInput(data=request.data).is_valid(raise_exception=True)
+    """Refuse a body naming any field, for an action that takes none (400, ``unknown_field``).
+    An empty body (or JSON ``null``) is what such an action expects."""
+    if request.data:
+        NoInput(data=request.data).is_valid(raise_exception=True)
 
 
 class NoteSerializer(StrictInput):
