@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PIP := $(BIN)/python -m pip --disable-pip-version-check -q
+# `PORT=8300 make run` serves on another port; the e-mails' links follow it unless SITE_URL is set.
+PORT ?= 8000
 
 .PHONY: run test lint format bench bench-load clean
 
@@ -20,7 +22,8 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 run: $(VENV)/.installed-run
 	DEBUG=true $(BIN)/python manage.py migrate --noinput
 	DEBUG=true $(BIN)/python manage.py seed_demo
-	DEBUG=true $(BIN)/python manage.py runserver 127.0.0.1:8000
+	DEBUG=true SITE_URL="$${SITE_URL:-http://127.0.0.1:$(PORT)}" \
+		$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
 # axe-core for the accessibility test (tests/browser/test_a11y.py), from package-lock.json.
 # Without npm the suite still runs locally (that test skips, saying why); CI installs npm.

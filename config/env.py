@@ -25,7 +25,8 @@ ENVIRONMENT_VARIABLES: dict[str, str] = {
     "SECURE_HSTS_SECONDS": "HSTS max-age when DEBUG is off (default 2592000, 30 days).",
     "STATIC_ROOT": "Where collectstatic writes (default: staticfiles/ in the project).",
     "LOG_LEVEL": "Logging level for Pegboard's own loggers (default INFO).",
-    "SITE_URL": "The site's address for links in e-mails (default http://localhost:8000).",
+    "SITE_URL": "The site's address for links in e-mails (default: https:// and the first "
+    "non-local ALLOWED_HOSTS name with DEBUG off, else http://localhost:8000).",
     "DEFAULT_FROM_EMAIL": "Sender of e-mails (default: Pegboard <noreply@localhost>).",
     "EMAIL_BACKEND": "Django e-mail backend (default: SMTP; console when DEBUG is on). The "
     "console and file backends are refused when DEBUG is off: e-mails hold private links.",

@@ -316,7 +316,18 @@ CACHES = {
 # player's private link, so with DEBUG off they go to a mail server (SMTP, the default) and never
 # into a log or a file: the console and file backends are refused at start. Development
 # (DEBUG=true) prints them on the console.
-SITE_URL = env_str("SITE_URL", "http://localhost:8000").rstrip("/")
+# Pages build their links from the request's own host; a job (the e-mails) has no request and
+# uses SITE_URL. Unset in production, it is the first real name in ALLOWED_HOSTS over https (an
+# e-mail saying http://localhost:8000 sends every player nowhere).
+_LOCAL_HOSTS = {"*", "localhost", "127.0.0.1", "[::1]", "testserver"}
+
+
+def _site_url_default() -> str:
+    hosts = [h.lstrip(".") for h in ALLOWED_HOSTS if h not in _LOCAL_HOSTS and h != "."]
+    return f"https://{hosts[0]}" if hosts and not DEBUG else "http://localhost:8000"
+
+
+SITE_URL = env_str("SITE_URL", _site_url_default()).rstrip("/")
 if not SITE_URL.startswith(("http://", "https://")):
     raise ImproperlyConfigured(
         f"SITE_URL={SITE_URL!r} is not an address: start it with https:// (or http://)."

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from copy import copy
 from typing import Any, NamedTuple
 
 from django import forms
@@ -247,7 +248,9 @@ class EventSettingsForm(forms.ModelForm):
             "published": "Players and spectators can see the pairings, standings and bracket.",
         }
 
-    def __init__(self, *args, **kwargs):
+    LOCKED = "Fixed now: game 1 is paired."
+
+    def __init__(self, *args, play_started: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
         event = self.instance
         if event.sanctioned:
@@ -276,6 +279,33 @@ class EventSettingsForm(forms.ModelForm):
         if self.rounds:
             where = f" With the field as it is now, it is round {self.rounds}."
         self.fields["best_of_final"].help_text = f"Only if it is longer or shorter.{where}"
+        if play_started:
+            self._lock_rules_of_play()
+
+    def _lock_rules_of_play(self) -> None:
+        """After play starts the service refuses these: shown disabled, the reason beside each
+        (a disabled field keeps its saved value whatever a post says)."""
+        self.locked = [
+            name for name in self.fields if name in Event.SETTINGS or name in BEST_OF_FIELDS
+        ]
+        for name in self.locked:
+            field = self.fields[name]
+            field.disabled = True
+            field.help_text = f"{self.LOCKED} {field.help_text}".strip()
+
+    def _locked_changes(self) -> list[str]:
+        """Labels of fixed settings a post still changes (a page opened before game 1 was
+        paired): a disabled field would drop them without a word."""
+        changed = []
+        for name in getattr(self, "locked", []):
+            if name not in self.data:
+                continue  # not sent: a disabled input, or an unticked box
+            field = copy(self.fields[name])
+            field.disabled = False
+            value = field.widget.value_from_datadict(self.data, self.files, self.add_prefix(name))
+            if field.has_changed(self.get_initial_for_field(field, name), value):
+                changed.append(str(field.label))
+        return changed
 
     @property
     def sections(self) -> list[dict]:
@@ -307,6 +337,15 @@ class EventSettingsForm(forms.ModelForm):
 
     def clean(self):
         data = super().clean()
+        locked = self._locked_changes()
+        if locked:
+            raise forms.ValidationError(
+                f"Game 1 was paired after this page was opened, so {', '.join(locked)} can no "
+                "longer change (the rules of play are fixed once play starts). Nothing was "
+                "saved: the fixed settings now show their saved values; change the name, the "
+                "date or publishing and save again.",
+                code="play_started",
+            )
         ratio = data.get("qualifier_ratio", self.ratio)
         self.rounds_after = playoff_rounds(self.entrants, ratio)
         for name, what in (("best_of_semi", "semi-finals"), ("best_of_final", "final")):

@@ -1,6 +1,7 @@
 """Settings come from the environment and fail loudly on bad values."""
 
 import secrets
+import subprocess
 import sys
 
 import pytest
@@ -73,3 +74,30 @@ def test_embedded_default_is_sqlite_with_eager_tasks():
         [sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True, timeout=60
     )
     assert out.stdout.split() == ["django.db.backends.sqlite3", "True"], out.stderr
+
+
+def _site_url(env) -> str:
+    code = (
+        "import django; django.setup(); from django.conf import settings; print(settings.SITE_URL)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=REPO,
+        env=subprocess_env(DJANGO_SETTINGS_MODULE="config.settings", **env),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout.strip()
+
+
+def test_the_e_mails_links_name_the_site_not_localhost():
+    """Issue 22: with SITE_URL unset, every e-mail's link said http://localhost:8000."""
+    assert _site_url(PRODUCTION) == "https://pegboard.example.org"
+    hosts = {**PRODUCTION, "ALLOWED_HOSTS": "localhost,.cribbage.example.org,other.example.org"}
+    assert _site_url(hosts) == "https://cribbage.example.org"
+    assert _site_url({**PRODUCTION, "SITE_URL": "https://pegs.example.org/"}) == (
+        "https://pegs.example.org"
+    )
+    assert _site_url({**PRODUCTION, "ALLOWED_HOSTS": "localhost"}) == "http://localhost:8000"

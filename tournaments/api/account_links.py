@@ -22,7 +22,7 @@ from rest_framework.generics import GenericAPIView
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournaments.api.serializers import NoteSerializer, StrictInput
+from tournaments.api.serializers import NoteSerializer, StrictInput, no_input
 from tournaments.converters import LINK_MAX_LENGTH, LinkConverter
 from tournaments.models import AccountLink
 from tournaments.selectors.access import account_link_get_for_user, entry_get_by_token
@@ -113,6 +113,8 @@ class _LinkAction(APIView):
             form = self.body(data=request.data)
             form.is_valid(raise_exception=True)
             data = form.validated_data
+        else:
+            no_input(request)
         done = type(self).act(request, link, data)
         return Response(AccountLinkSerializer(done).data)
 

@@ -11,11 +11,16 @@ from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
 from tournaments.api.parsers import JSONParser
+from tournaments.api.serializers import StrictInput
 from tournaments.services.api_tokens import (
     api_token_expires_at,
     api_token_issue,
     api_token_revoke,
 )
+
+
+class TokenRequestSerializer(StrictInput, AuthTokenSerializer):
+    """A user name and a password, nothing else."""
 
 
 class TokenView(ObtainAuthToken):
@@ -27,6 +32,7 @@ class TokenView(ObtainAuthToken):
     """
 
     parser_classes = [FormParser, MultiPartParser, JSONParser]
+    serializer_class = TokenRequestSerializer
 
     def get_authenticators(self):
         # Asking for a token takes a password, nothing else: an expired token still in the
@@ -46,7 +52,7 @@ class TokenView(ObtainAuthToken):
         return {**super().get_serializer_context(), "request": self.request._request}
 
     @extend_schema(
-        request=AuthTokenSerializer,
+        request=TokenRequestSerializer,
         responses={
             200: inline_serializer(
                 "Token", {"token": serializers.CharField(), "expires": serializers.DateTimeField()}

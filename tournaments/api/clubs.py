@@ -20,6 +20,7 @@ from rest_framework.generics import GenericAPIView
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from tournaments.api.serializers import StrictInput
 from tournaments.api.serializers_events import EventDirectorSerializer
 from tournaments.core.ratings import DEFAULT_PARAMS
 from tournaments.errors import ServiceError
@@ -46,7 +47,7 @@ from tournaments.services.clubs import (
 BIG = 2**62
 
 
-class ClubSettingsSerializer(serializers.ModelSerializer):
+class ClubSettingsSerializer(StrictInput, serializers.ModelSerializer):
     class Meta:
         model = Club
         fields = ["id", *CLUB_SETTINGS]
@@ -101,7 +102,7 @@ class ClubDetailView(APIView):
         return Response(ClubPageSerializer(club_page(club=club)).data)
 
 
-class NightCreateSerializer(serializers.Serializer):
+class NightCreateSerializer(StrictInput):
     date = serializers.DateField()
 
 
@@ -165,7 +166,7 @@ class ClubStandingsView(APIView):
         return Response(SeasonSerializer(data).data)
 
 
-class AwardSerializer(serializers.ModelSerializer):
+class AwardSerializer(StrictInput, serializers.ModelSerializer):
     entry = serializers.IntegerField(write_only=True, min_value=1, max_value=BIG)
 
     class Meta:

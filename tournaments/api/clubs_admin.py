@@ -14,7 +14,7 @@ from rest_framework import permissions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournaments.api.serializers import StrictInput
+from tournaments.api.serializers import StrictInput, no_input
 from tournaments.errors import ServiceError
 from tournaments.models import Club
 from tournaments.selectors.clubs import clubs_for_admin
@@ -68,5 +68,7 @@ class ClubRemoveView(APIView):
 
     @extend_schema(request=None, responses={204: None})
     def post(self, request, club_id: int):
-        club_remove(club=get_object_or_404(Club, pk=club_id), user=request.user)
+        club = get_object_or_404(Club, pk=club_id)
+        no_input(request)
+        club_remove(club=club, user=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -14,6 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournaments.api.parsers import JSONParser
+from tournaments.api.serializers import no_input
 from tournaments.api.serializers_events import (
     EntriesImportSerializer,
     EntryRegisterSerializer,
@@ -99,6 +100,7 @@ class _EntryActionView(APIView):
     @extend_schema(request=None, responses=EntrySerializer)
     def post(self, request, entry_id: int):
         entry = entry_get_for_director(entry_id=entry_id, user=request.user)
+        no_input(request)
         entry = type(self).service(entry=entry, user=request.user)
         return Response(EntrySerializer(entry).data)
 

@@ -14,6 +14,7 @@ from rest_framework.generics import GenericAPIView
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from tournaments.api.serializers import no_input
 from tournaments.api.serializers_events import (
     EventCreateSerializer,
     EventDirectorSerializer,
@@ -103,6 +104,7 @@ class EventCloseRegistrationView(APIView):
     @extend_schema(request=None, responses=EventDirectorSerializer)
     def post(self, request, event_id: int):
         event = event_get_for_director(event_id=event_id, user=request.user)
+        no_input(request)
         event = event_close_registration(event=event, user=request.user)
         return Response(EventDirectorSerializer(event).data)
 
@@ -137,5 +139,6 @@ class EventCheckInCodeView(APIView):
     @extend_schema(request=None, responses={201: CheckInCodeSerializer})
     def post(self, request, event_id: int):
         event = event_get_for_director(event_id=event_id, user=request.user)
+        no_input(request)
         event = check_in_code_rotate(event=event, user=request.user)
         return self._answer(request, event, status.HTTP_201_CREATED)

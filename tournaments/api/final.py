@@ -18,7 +18,7 @@ from rest_framework import permissions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournaments.api.serializers import JobSerializer
+from tournaments.api.serializers import JobSerializer, no_input
 from tournaments.selectors.acc_package import acc_package
 from tournaments.selectors.access import event_get_for_director, event_get_for_viewer
 from tournaments.selectors.final import event_final_results
@@ -99,6 +99,7 @@ class ConsolationView(APIView):
     @extend_schema(request=None, responses={200: ConsolationSerializer, 201: ConsolationSerializer})
     def post(self, request, event_id: int):
         event = event_get_for_director(event_id=event_id, user=request.user)
+        no_input(request)
         existed = consolation_of(main_event=event) is not None
         consolation = consolation_create(main_event=event, user=request.user)
         code = status.HTTP_200_OK if existed else status.HTTP_201_CREATED
@@ -117,6 +118,7 @@ class FinaliseView(APIView):
     @extend_schema(request=None, responses={202: JobSerializer})
     def post(self, request, event_id: int):
         event = event_get_for_director(event_id=event_id, user=request.user)
+        no_input(request)
         job = event_finalise_request(event=event, user=request.user)
         job.refresh_from_db()  # without a broker the job has already run
         return Response(JobSerializer(job).data, status=status.HTTP_202_ACCEPTED)

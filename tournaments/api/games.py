@@ -14,7 +14,7 @@ from rest_framework.generics import GenericAPIView
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournaments.api.serializers import JobSerializer
+from tournaments.api.serializers import JobSerializer, no_input
 from tournaments.api.serializers_events import GameSerializer, PairingsSerializer
 from tournaments.models import Game, Job
 from tournaments.selectors.access import (
@@ -53,6 +53,7 @@ class GamePairView(APIView):
     @extend_schema(request=None, responses={202: JobSerializer})
     def post(self, request, event_id: int, number: int):
         event = event_get_for_director(event_id=event_id, user=request.user)
+        no_input(request)
         return _accepted(game_pairings_request(event=event, number=number, user=request.user))
 
 
@@ -75,6 +76,7 @@ class GamePublishView(APIView):
     @extend_schema(request=None, responses=GameSerializer)
     def post(self, request, event_id: int, number: int):
         game = game_get_for_director(event_id=event_id, number=number, user=request.user)
+        no_input(request)
         return Response(GameSerializer(game_publish(game=game, user=request.user)).data)
 
 
@@ -87,4 +89,5 @@ class GameRepairView(APIView):
     @extend_schema(request=None, responses={202: JobSerializer})
     def post(self, request, event_id: int, number: int):
         game = game_get_for_director(event_id=event_id, number=number, user=request.user)
+        no_input(request)
         return _accepted(game_repair(game=game, user=request.user))

@@ -6,7 +6,7 @@ from rest_framework import permissions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournaments.api.serializers import JobSerializer
+from tournaments.api.serializers import JobSerializer, no_input
 from tournaments.selectors.access import job_get_for_user
 from tournaments.selectors.jobs import queue_status
 from tournaments.services.jobs import job_enqueue
@@ -53,6 +53,7 @@ class HealthJobView(APIView):
 
     @extend_schema(request=None, responses={202: JobSerializer})
     def post(self, request):
+        no_input(request)
         job = job_enqueue(
             kind="health", task="tournaments.tasks.health_check", created_by=request.user
         )

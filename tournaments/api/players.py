@@ -24,7 +24,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournaments.api.record_changes import RecordChangeSerializer
-from tournaments.api.serializers import StrictInput
+from tournaments.api.serializers import StrictInput, no_input
 from tournaments.errors import ServiceError
 from tournaments.models import MrpAward, Player, PlayerMerge, RecordChange
 from tournaments.selectors.access import player_get_for_editing
@@ -140,7 +140,7 @@ class MrpLeaderboardView(GenericAPIView):
         return self.get_paginated_response(LeaderboardRowSerializer(page, many=True).data)
 
 
-class MergeSerializer(serializers.ModelSerializer):
+class MergeSerializer(StrictInput, serializers.ModelSerializer):
     keep = serializers.IntegerField(source="kept_id", min_value=1, max_value=BIG)
     merge = serializers.IntegerField(source="merged_id", min_value=1, max_value=BIG)
 
@@ -171,4 +171,5 @@ class MergeUndoView(APIView):
     @extend_schema(request=None, responses=MergeSerializer)
     def post(self, request, merge_id: int):
         merge = get_object_or_404(PlayerMerge, pk=merge_id)
+        no_input(request)
         return Response(MergeSerializer(player_merge_undo(merge=merge, user=request.user)).data)

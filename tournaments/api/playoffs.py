@@ -17,7 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournaments.api.private import PrivateAnswers
-from tournaments.api.serializers import JobSerializer
+from tournaments.api.serializers import JobSerializer, StrictInput, no_input
 from tournaments.api.serializers_results import RESULTS, PreviewSerializer
 from tournaments.errors import ServiceError
 from tournaments.models import Entry, MatchGame
@@ -95,7 +95,7 @@ class BracketSerializer(serializers.Serializer):
     rounds = RoundSerializer(many=True)
 
 
-class MatchReportSerializer(serializers.Serializer):
+class MatchReportSerializer(StrictInput):
     result = serializers.ChoiceField(choices=RESULTS)
     margin = serializers.IntegerField(
         min_value=0, max_value=9999, help_text="The spread: the target minus the loser's score."
@@ -105,7 +105,7 @@ class MatchReportSerializer(serializers.Serializer):
     )
 
 
-class ClockSerializer(serializers.Serializer):
+class ClockSerializer(StrictInput):
     absent = serializers.IntegerField(help_text="the entry id of the absent player")
 
 
@@ -136,6 +136,7 @@ class PlayoffBuildView(APIView):
     @extend_schema(request=None, responses={202: JobSerializer})
     def post(self, request, event_id: int):
         event = event_get_for_director(event_id=event_id, user=request.user)
+        no_input(request)
         job = playoff_build_request(event=event, user=request.user)
         job.refresh_from_db()  # without a broker the job has already run
         return Response(JobSerializer(job).data, status=status.HTTP_202_ACCEPTED)
@@ -248,13 +249,13 @@ def _change_answer(event_id: int, match_id: int, user, change) -> dict:
     }
 
 
-class MatchGameCorrectSerializer(serializers.Serializer):
+class MatchGameCorrectSerializer(StrictInput):
     winner = serializers.IntegerField(help_text="the entry id of the game's winner")
     margin = serializers.IntegerField(min_value=1, max_value=1000)
     reason = serializers.CharField(max_length=300)
 
 
-class MatchGameVoidSerializer(serializers.Serializer):
+class MatchGameVoidSerializer(StrictInput):
     reason = serializers.CharField(max_length=300)
 
 

@@ -15,7 +15,7 @@ from rest_framework.generics import GenericAPIView
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournaments.api.serializers import NoteSerializer, StrictInput
+from tournaments.api.serializers import NoteSerializer, StrictInput, no_input
 from tournaments.models import RecordChange
 from tournaments.selectors.access import record_change_get_for_user
 from tournaments.selectors.record_changes import record_changes_for_user
@@ -78,6 +78,7 @@ class RecordChangeApproveView(_DecisionView):
     @extend_schema(request=None, responses=RecordChangeSerializer)
     def post(self, request, change_id: int):
         change = record_change_get_for_user(change_id=change_id, user=request.user)
+        no_input(request)
         return self._answer(record_change_approve(change=change, user=request.user))
 
 
@@ -95,4 +96,5 @@ class RecordChangeWithdrawView(_DecisionView):
     @extend_schema(request=None, responses=RecordChangeSerializer)
     def post(self, request, change_id: int):
         change = record_change_get_for_user(change_id=change_id, user=request.user)
+        no_input(request)
         return self._answer(record_change_withdraw(change=change, user=request.user))

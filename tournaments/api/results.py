@@ -19,6 +19,7 @@ from rest_framework.views import APIView
 
 from scoring.games import CardLine as EngineLine
 from tournaments.api.private import PrivateAnswers
+from tournaments.api.serializers import no_input
 from tournaments.api.serializers_results import (
     BoardSerializer,
     CorrectionSerializer,
@@ -164,6 +165,7 @@ class GameCloseView(APIView):
     )
     def post(self, request, event_id: int, number: int):
         event = event_get_for_director(event_id=event_id, user=request.user)
+        no_input(request)
         return Response({"flagged": game_close(game=game_in(event, number), user=request.user)})
 
 
@@ -178,6 +180,7 @@ class GameRemindView(APIView):
     )
     def post(self, request, event_id: int, number: int):
         event = event_get_for_director(event_id=event_id, user=request.user)
+        no_input(request)
         game = game_in(event, number)
         return Response({"reminded": game_remind_unreported(game=game, user=request.user)})
 
@@ -233,6 +236,7 @@ class TableCrossCheckView(APIView):
     @extend_schema(request=None, responses=CrossCheckSerializer)
     def post(self, request, event_id: int, number: int, table_number: int):
         table = _staff_table(request, event_id, number, table_number)
+        no_input(request)
         cases = table_cross_check(table=table, user=request.user)
         verified = current_lines(table=table, kind=VERIFIED)
         lines = [

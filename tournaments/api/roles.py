@@ -10,6 +10,7 @@ from rest_framework import permissions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from tournaments.api.serializers import StrictInput
 from tournaments.models import EventRole
 from tournaments.selectors.access import event_get_for_director, role_grant_get_for_director
 from tournaments.selectors.events import event_role_holders
@@ -24,7 +25,7 @@ class RoleHolderSerializer(serializers.Serializer):
     role = serializers.ChoiceField(choices=EventRole.Role.choices)
 
 
-class RoleGrantSerializer(serializers.Serializer):
+class RoleGrantSerializer(StrictInput):
     person = serializers.CharField(max_length=200, help_text="a user name, or a person's name")
     role = serializers.ChoiceField(choices=EventRole.Role.choices)
 

@@ -18,6 +18,7 @@ from rest_framework.generics import GenericAPIView
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from tournaments.api.serializers import StrictInput, no_input
 from tournaments.models import JudgeCall, Ruling
 from tournaments.selectors.access import (
     event_get_for_director,
@@ -71,7 +72,7 @@ def _figure(least: int) -> serializers.IntegerField:
     return serializers.IntegerField(min_value=least, required=False, allow_null=True)
 
 
-class RulingInputSerializer(serializers.Serializer):
+class RulingInputSerializer(StrictInput):
     """A ruling as the judges give it; the engine works out the board after it."""
 
     game = serializers.IntegerField(min_value=1, help_text="the game number")
@@ -130,12 +131,12 @@ class JudgeCallSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class JudgeCallInputSerializer(serializers.Serializer):
+class JudgeCallInputSerializer(StrictInput):
     game = serializers.IntegerField(min_value=1)
     table = serializers.IntegerField(min_value=1)
 
 
-class HandInputSerializer(serializers.Serializer):
+class HandInputSerializer(StrictInput):
     hand = serializers.CharField(help_text='four cards, e.g. "5H 5D 5S JC"')
     starter = serializers.CharField(help_text='the cut card, e.g. "5C"')
     crib = serializers.BooleanField(default=False)
@@ -162,7 +163,7 @@ class HandCountSerializer(serializers.Serializer):
     spoken = serializers.CharField()
 
 
-class PlayInputSerializer(serializers.Serializer):
+class PlayInputSerializer(StrictInput):
     pone = serializers.CharField(help_text="the pone's four cards")
     dealer = serializers.CharField(help_text="the dealer's four cards")
     plays = serializers.CharField(help_text="the eight cards in the order laid")
@@ -248,6 +249,7 @@ class JudgeCallAnswerView(APIView):
     @extend_schema(request=None, responses=JudgeCallSerializer)
     def post(self, request, call_id: int):
         call = judge_call_get_for_judging(call_id=call_id, user=request.user)
+        no_input(request)
         return Response(JudgeCallSerializer(judge_call_answer(call=call, user=request.user)).data)
 
 

@@ -22,7 +22,7 @@ from rest_framework.generics import GenericAPIView
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournaments.api.serializers import NoteSerializer
+from tournaments.api.serializers import NoteSerializer, no_input
 from tournaments.models import Event
 from tournaments.selectors.access import (
     event_get_for_director,
@@ -80,6 +80,7 @@ def _view(name: str, doc: str, service, *, office: bool):
             event = service(event=event, user=request.user, note=form.validated_data["note"])
         else:
             event = event_get_for_director(event_id=event_id, user=request.user)
+            no_input(request)
             event = service(event=event, user=request.user)
         return Response(SanctionStatusSerializer(_status(event)).data)
 

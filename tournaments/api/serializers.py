@@ -32,22 +32,47 @@ class JobSerializer(serializers.ModelSerializer):
 
 
 class StrictInput(serializers.Serializer):
-    """Mix into an input serializer: fields it does not declare are a 400 naming them."""
+    """Mix into an input serializer: fields it does not take are a 400 naming them.
+
+    A read-only field is not taken either: sent, it would be dropped as silently as an unknown
+    one. The message lists what the endpoint does take. Mixed into a ``ModelSerializer``, put
+    it first: ``class X(StrictInput, serializers.ModelSerializer)``.
+    """
 
     def to_internal_value(self, data):
         if hasattr(data, "keys"):
-            known = set(self.fields)
-            unknown = sorted(str(key) for key in data if key not in known)
+            taken = sorted(name for name, field in self.fields.items() if not field.read_only)
+            # A form sends a dict field as one key per item ("clubs.Hillside"), as DRF reads it.
+            dicts = {n for n, f in self.fields.items() if isinstance(f, serializers.DictField)}
+            unknown = sorted(
+                str(key)
+                for key in data
+                if key not in taken and str(key).partition(".")[0] not in dicts
+            )
             if unknown:
+                message = unknown_field_message(taken)
                 raise serializers.ValidationError(
-                    {
-                        key: serializers.ErrorDetail(
-                            "This endpoint does not take this field.", code="unknown_field"
-                        )
-                        for key in unknown
-                    }
+                    {key: serializers.ErrorDetail(message, code="unknown_field") for key in unknown}
                 )
         return super().to_internal_value(data)
+
+
+def unknown_field_message(taken: list[str]) -> str:
+    if not taken:
+        return "This endpoint takes no fields: send an empty body (see /api/schema/)."
+    fields = ", ".join(taken)
+    return f"This endpoint does not take this field; it takes {fields} (see /api/schema/)."
+
+
+class NoInput(StrictInput):
+    """The body of an action that takes no fields: any field sent is refused, naming it."""
+
+
+def no_input(request) -> None:
+    """Refuse a body naming any field, for an action that takes none (400, ``unknown_field``).
+    An empty body (or JSON ``null``) is what such an action expects."""
+    if request.data:
+        NoInput(data=request.data).is_valid(raise_exception=True)
 
 
 class NoteSerializer(StrictInput):

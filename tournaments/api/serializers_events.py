@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from tournaments.api.serializers import StrictInput
 from tournaments.errors import ServiceError
 from tournaments.models import Entry, Event, Game, Job
 from tournaments.presets import PRESETS
@@ -23,7 +24,7 @@ PUBLIC_EVENT_FIELDS = [
 ]  # fmt: skip
 
 
-class _SanctioningIsNotASetting(serializers.ModelSerializer):
+class _SanctioningIsNotASetting(StrictInput, serializers.ModelSerializer):
     """``sanctioned`` is the ACC office's to give (``api.sanctioning``): sent here, a 400."""
 
     def to_internal_value(self, data):
@@ -115,7 +116,7 @@ class EntrySerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class EntryRegisterSerializer(serializers.Serializer):
+class EntryRegisterSerializer(StrictInput):
     """One player to enter; ``check_in`` checks a walk-in in at once."""
 
     # Lengths are the columns' sizes; the service decides what a valid name or e-mail is.
@@ -140,7 +141,7 @@ class EntryRegisterSerializer(serializers.Serializer):
     )
 
 
-class EntriesImportSerializer(serializers.Serializer):
+class EntriesImportSerializer(StrictInput):
     """A CSV file as multipart field ``file``, or its text as ``csv``. The first row names the
     columns: name (required), acc_number, club, email, phone."""
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from tournaments.api.serializers import StrictInput
 from tournaments.models import CardLine, Entry, Table
 from tournaments.selectors.events import entries_of_event
 
@@ -79,7 +80,7 @@ class HistoryLineSerializer(serializers.ModelSerializer):
 # The player's report
 
 
-class ReportSerializer(serializers.Serializer):
+class ReportSerializer(StrictInput):
     """ "I won / I lost by N". With ``preview`` the engine's line and words come back unsaved."""
 
     result = serializers.ChoiceField(choices=RESULTS)
@@ -209,7 +210,7 @@ class BoardSerializer(serializers.Serializer):
     tables = BoardTableSerializer(many=True)
 
 
-class PaperLineSerializer(serializers.Serializer):
+class PaperLineSerializer(StrictInput):
     """A player's line copied from their paper card by a director or cross-checker."""
 
     position = serializers.ChoiceField(choices=[1, 2])
@@ -259,14 +260,14 @@ class CrossCheckSerializer(serializers.Serializer):
     lines = SettledLineSerializer(many=True)
 
 
-class CorrectionLineSerializer(serializers.Serializer):
+class CorrectionLineSerializer(StrictInput):
     position = serializers.ChoiceField(choices=[1, 2])
     game_points = serializers.IntegerField(min_value=0, max_value=1000)
     plus = serializers.IntegerField(min_value=0, max_value=1000, default=0)
     minus = serializers.IntegerField(min_value=0, max_value=1000, default=0)
 
 
-class CorrectionSerializer(serializers.Serializer):
+class CorrectionSerializer(StrictInput):
     """New verified lines for one or both players; the old lines are kept. ``reason`` is
     required by the service (a blank one is refused there, with the rule). A line given for
     one player is checked with the other player's current verified line. After the cut, a
@@ -329,7 +330,7 @@ class StandingsSerializer(serializers.Serializer):
     rows = StandingsRowSerializer(many=True)
 
 
-class TiePlayoffSerializer(serializers.Serializer):
+class TiePlayoffSerializer(StrictInput):
     """The winner and loser of a one-game playoff between two players of the event."""
 
     id = serializers.IntegerField(read_only=True)

@@ -23,6 +23,7 @@ from django.http import Http404
 from tournaments.core.clubs import club_key
 from tournaments.core.ratings import DEFAULT_PARAMS, Rating, win_probability
 from tournaments.core.seasons import RULES, Card, SeasonRow, champion, ranked, season_standings
+from tournaments.errors import ServiceError
 from tournaments.models import (
     Club,
     ClubAward,
@@ -84,7 +85,10 @@ def club_page(*, club: Club) -> ClubPage:
         person_name(role.user)
         for role in ClubRole.objects.filter(club=club).select_related("user__player")
     ]
-    seasons = list(NightCard.objects.filter(club=club).values_list("season", flat=True).distinct())
+    # order_by("season"): NightCard's default ordering would join DISTINCT and repeat a season
+    # once per night and player.
+    cards = NightCard.objects.filter(club=club).order_by("season")
+    seasons = list(cards.values_list("season", flat=True).distinct())
     nights = list(
         Event.objects.filter(club=club, kind=Event.Kind.CLUB_NIGHT).order_by("-starts_on", "-pk")
     )
@@ -222,8 +226,30 @@ class Prediction:
     probability: float  # the player's chance to win one game
 
 
+def opponents_named(*, text: str, player: Player, limit: int = 20) -> list[Player]:
+    """Players (not merged away, not ``player``) whose name holds ``text``, closest first."""
+    text = " ".join(text.split())
+    if not text:
+        return []
+    found = (
+        Player.objects.filter(name__icontains=text, merged_into__isnull=True)
+        .exclude(pk=player.pk)
+        .select_related("home_club")
+        .order_by("name", "pk")[: limit + 1]
+    )
+    exact = [p for p in found if p.name.casefold() == text.casefold()]
+    return exact if len(exact) == 1 else list(found)
+
+
 def predict(*, player: Player, opponent: Player) -> Prediction:
-    """One game between two players, by their ratings (a new player starts at the default)."""
+    """One game between two players, by their ratings (a new player starts at the default).
+    A player against themself has no chance to speak of: refused, naming ``opponent``."""
+    if player.pk == opponent.pk:
+        raise ServiceError(
+            f"{player.name} cannot play themself: choose another player as the opponent.",
+            field="opponent",
+            code="same_player",
+        )
     start = Rating(DEFAULT_PARAMS.mu, DEFAULT_PARAMS.sigma, 0)
     a, b = rating_of(player) or start, rating_of(opponent) or start
     return Prediction(player, opponent, a, b, win_probability(a, b))

@@ -24,7 +24,7 @@ from tournaments.selectors.clubs import club_named
 from tournaments.services.audit import Kind, audit_record
 from tournaments.services.events import event_create_unaudited
 from tournaments.services.roles import person_find
-from tournaments.services.validation import clean_name
+from tournaments.services.validation import clean_name, clean_play_date
 
 CLUB_SETTINGS = (
     "name",
@@ -102,6 +102,7 @@ def club_director_add(*, club: Club, actor, person: str) -> ClubRole:
 @transaction.atomic
 def club_night_create(*, club: Club, user, played_on: date) -> Event:
     """A club night of ``club`` on ``played_on``, from the club's defaults (see the module)."""
+    played_on = clean_play_date(played_on, field="date")
     club = Club.objects.select_for_update().get(pk=club.pk)
     number = Event.objects.filter(club=club, kind=Event.Kind.CLUB_NIGHT).count() + 1
     event = event_create_unaudited(

@@ -18,7 +18,7 @@ from tournaments.models import Entry, Event, EventRole
 from tournaments.presets import PRESETS
 from tournaments.selectors.events import event_play_started
 from tournaments.services.audit import Kind, audit_record
-from tournaments.services.validation import clean_name
+from tournaments.services.validation import clean_name, clean_play_date
 
 # Settings that may still change once play has started: who makes a ruling changes no result
 # already recorded (a club night's second judge may have to leave).
@@ -91,6 +91,8 @@ def event_create_unaudited(*, user, name: str, preset: str, **fields: Any) -> Ev
             code="not_a_setting",
         )
     name = clean_name(name)
+    if "starts_on" in fields:
+        fields["starts_on"] = clean_play_date(fields["starts_on"])
     chosen = PRESETS[preset]
     values = {**chosen.settings, **fields}
     event_settings_check(
@@ -123,6 +125,8 @@ def event_update_settings(*, event: Event, user, **changes: Any) -> Event:
         )
     if "name" in changes:
         changes["name"] = clean_name(changes["name"])
+    if "starts_on" in changes:
+        changes["starts_on"] = clean_play_date(changes["starts_on"])
     before = settings_state(event, changes)
     for key, value in changes.items():
         setattr(event, key, value)

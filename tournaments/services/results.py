@@ -236,8 +236,8 @@ def game_remind_unreported(*, game: Game, user) -> int:
         actor=user,
         kind=Kind.RESULTS,
         action="game_remind_unreported",
-        summary=f"Reminder sent to {len(entries)} player(s) who had not reported game "
-        f"{game.number}",
+        summary=f"A reminder to report game {game.number} put on the page of "
+        f"{len(entries)} player{'' if len(entries) == 1 else 's'} who had not",
         game=game,
     )
     return len(entries)

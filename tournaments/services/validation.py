@@ -9,6 +9,8 @@ place for forms, the API, CSV imports and backups alike.
 - phone: free text as people write numbers ("+1 (555) 010-7788 ext. 2"), without control
   characters, at most 40.
 - ACC number: letters, digits and hyphens, at most 20.
+- play date: the day an event or club night is played, from 1 January 1970 to two years
+  ahead of today (a year 9999 is a slip of the keyboard, never a plan).
 
 Each ``clean_*`` returns the value with the spaces around it taken off, or raises
 ``ServiceError`` naming ``field`` and the rule.
@@ -17,9 +19,11 @@ Each ``clean_*`` returns the value with the spaces around it taken off, or raise
 from __future__ import annotations
 
 import unicodedata
+from datetime import date
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
+from django.utils import timezone
 
 from tournaments.errors import ServiceError
 
@@ -27,6 +31,8 @@ NAME_LENGTH = 200
 EMAIL_LENGTH = 254
 PHONE_LENGTH = 40
 ACC_LENGTH = 20
+PLAY_DATE_EARLIEST = date(1970, 1, 1)
+PLAY_DATE_YEARS_AHEAD = 2
 _CONTROL = {"Cc", "Zl", "Zp"}
 
 
@@ -80,3 +86,19 @@ def clean_acc_number(value: str, *, field: str = "acc_number") -> str:
     if number and not (number.isascii() and number.replace("-", "").isalnum()):
         raise ServiceError(f"{number!r} is not an ACC number.", field=field, code="invalid")
     return number
+
+
+def clean_play_date(value: date | None, *, field: str = "starts_on") -> date | None:
+    """A day of play inside the window (see the module), or None when none is given."""
+    if value is None:
+        return None
+    today = timezone.localdate()
+    latest = today.replace(year=today.year + PLAY_DATE_YEARS_AHEAD, day=min(today.day, 28))
+    if not PLAY_DATE_EARLIEST <= value <= latest:
+        raise ServiceError(
+            f"{value:%-d %B %Y} is not a day of play this site can take: give a date from "
+            f"{PLAY_DATE_EARLIEST:%-d %B %Y} to {latest:%-d %B %Y}.",
+            field=field,
+            code="date_out_of_range",
+        )
+    return value

@@ -145,11 +145,16 @@ def club_night_new(request, club_id: int):
     club = club_get_for_director(club_id=club_id, user=request.user)
     form = NightForm(request.POST)
     if form.is_valid():
-        event = club_night_create(
-            club=club, user=request.user, played_on=form.cleaned_data["played_on"]
-        )
-        messages.success(request, f"{event.name} is ready: enter the players and check them in.")
-        return redirect("event-manage", event_id=event.pk)
+        try:
+            event = club_night_create(
+                club=club, user=request.user, played_on=form.cleaned_data["played_on"]
+            )
+        except ServiceError as exc:
+            form.add_error("played_on" if exc.field == "date" else None, exc.message)
+        else:
+            ready = f"{event.name} is ready: enter the players and check them in."
+            messages.success(request, ready)
+            return redirect("event-manage", event_id=event.pk)
     context = _club_context(request, club, night_form=form)
     return render(request, "tournaments/clubs/club.html", context, status=400)
 

@@ -92,7 +92,8 @@ def event_manage(request, event_id: int):
 def event_settings(request, event_id: int):
     event = event_get_for_director(event_id=event_id, user=request.user)
     # The form works on a copy: a refused post must not show its values as the saved ones.
-    form = EventSettingsForm(request.POST or None, instance=copy(event))
+    play_started = event_play_started(event=event)
+    form = EventSettingsForm(request.POST or None, instance=copy(event), play_started=play_started)
     status = 200
     if request.method == "POST":
         if form.is_valid():
@@ -111,7 +112,7 @@ def event_settings(request, event_id: int):
         "event": event,
         "form": form,
         "preset": PRESETS.get(event.preset),
-        "play_started": event_play_started(event=event),
+        "play_started": play_started,
         "sanction": event_sanction_status(event=event),
     }
     return render(request, "tournaments/director/event_settings.html", context, status=status)

@@ -28,11 +28,12 @@ from tournaments.views.live import live_page
 def game_pair(request, event_id: int, number: int):
     event = event_get_for_director(event_id=event_id, user=request.user)
     try:
-        job = pairing_services.game_pairings_request(event=event, number=number, user=request.user)
+        pairing_services.game_pairings_request(event=event, number=number, user=request.user)
     except ServiceError as exc:
         messages.error(request, exc.message)
         return redirect("event-manage", event_id=event.pk)
-    messages.info(request, f"Pairing game {number}: {job.get_status_display().lower()}.")
+    # No message: the job's state when it was asked for ("waiting to start") would be stale
+    # above the finished tables; the game's page shows the job's state live, in one place.
     return redirect("game-detail", event_id=event.pk, number=number)
 
 

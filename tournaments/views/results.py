@@ -150,8 +150,20 @@ def close(request, event_id: int, number: int):
 def remind(request, event_id: int, number: int):
     game = game_get_for_director(event_id=event_id, number=number, user=request.user)
     count = result_services.game_remind_unreported(game=game, user=request.user)
-    messages.success(request, f"Reminded {count} player(s) who have not reported.")
+    messages.success(request, remind_words(count, number))
     return redirect("game-board", event_id=event_id, number=number)
+
+
+def remind_words(count: int, number: int) -> str:
+    """What a reminder did: a note on the players' private pages, no e-mail."""
+    if count == 0:
+        return f"Every player has reported game {number}: nobody needed a reminder."
+    players = "1 player" if count == 1 else f"{count} players"
+    return (
+        f"A reminder to report game {number} now shows on the private page of {players} who "
+        "have not reported. No e-mail or text was sent: they see it when they next open their "
+        "link, so tell them at the tables too."
+    )
 
 
 def _table_context(table: Table, **forms_):

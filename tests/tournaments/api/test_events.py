@@ -180,3 +180,32 @@ class TestCloseRegistration:
             "code": "too_few_players",
             "message": "At least two players must be checked in to start; 1 is.",
         }
+
+
+class TestFieldsNotTaken:
+    """Issue 22: a field an event endpoint does not take was dropped with a 200/201."""
+
+    def test_a_setting_the_patch_does_not_take_is_refused_and_nothing_changes(self, api, director):
+        event = EventFactory(director=director)
+        response = api.patch(
+            f"/api/v1/events/{event.pk}/", {"name": "Renamed", "entry_fee_cents": 5000}
+        )
+        assert response.status_code == 400
+        [error] = response.json()["errors"]
+        assert (error["field"], error["code"]) == ("entry_fee_cents", "unknown_field")
+        assert "it takes " in error["message"] and "qualifying_games" in error["message"]
+        event.refresh_from_db()
+        assert event.entry_fee_cents == 0 and event.name != "Renamed"
+
+    def test_a_parent_named_at_creation_is_refused_and_no_event_is_made(self, api, director):
+        main = EventFactory(director=director)
+        body = {"name": "Sat", "preset": "acc-main", "kind": "satellite", "parent": main.pk}
+        response = api.post("/api/v1/events/", body)
+        assert response.status_code == 400
+        assert [e["field"] for e in response.json()["errors"]] == ["parent"]
+        assert not Event.objects.filter(name="Sat").exists()
+
+    def test_a_read_only_field_is_refused_too(self, api, director):
+        event = EventFactory(director=director)
+        response = api.patch(f"/api/v1/events/{event.pk}/", {"stage": "finished"})
+        assert [e["field"] for e in response.json()["errors"]] == ["stage"]

@@ -173,9 +173,15 @@ def test_a_link_reports_only_for_its_own_entry(event_in_play, anonymous):
     event = event_in_play(10)
     _, a, b = _table(event)
     _, c, _ = _table(event, number=2)
-    # Naming another seat or entry in the body changes nothing: the link decides whose line.
+    # Naming another seat or entry in the body is refused (fields a report does not take,
+    # issue 22): the link alone decides whose line.
     body = {"result": "lost", "margin": 12, "seat": b.pk, "entry": b.entry_id, "entry_id": c.pk}
-    assert anonymous.post(_report_url(a), body).status_code == 201
+    refused = anonymous.post(_report_url(a), body)
+    assert refused.status_code == 400
+    fields = sorted(error["field"] for error in refused.json()["errors"])
+    assert fields == ["entry", "entry_id", "seat"]
+    assert not CardLine.objects.exists()
+    assert anonymous.post(_report_url(a), {"result": "lost", "margin": 12}).status_code == 201
     assert _lines(a) == [("reported", 0, 0, 12, True)]
     assert _lines(b) == [] and _lines(c) == []
     assert anonymous.get(_report_url(b)).json()["current"]["reported"] is None

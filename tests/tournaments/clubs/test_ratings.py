@@ -6,6 +6,7 @@ from datetime import date
 
 import pytest
 
+from tests.factories import PlayerFactory
 from tests.helpers import client_for
 from tournaments.core.ratings import DEFAULT_PARAMS, RatedGame, RatingBook
 from tournaments.models import Event, PlayerRating, RatingPoint
@@ -84,3 +85,39 @@ def test_leaderboards_and_the_chance_to_win(client, club_world):
     assert svg["Content-Type"].startswith("image/svg+xml")
     club_page = client.get(f"/clubs/{club_world.club.pk}/ratings/?provisional=1").content.decode()
     assert club_world.players[0].name in club_page
+
+
+def test_a_player_against_themself_is_refused_on_the_api_and_the_page(client):
+    """Issue 22: the chance a player beats themself was answered 0.5."""
+    pat = PlayerFactory(name="Pat Peg")
+    answer = client_for().get("/api/v1/ratings/predict/", {"player": pat.pk, "opponent": pat.pk})
+    assert answer.status_code == 400
+    [error] = answer.json()["errors"]
+    assert (error["field"], error["code"]) == ("opponent", "same_player")
+    assert "Pat Peg cannot play themself" in error["message"]
+    page = client.get("/ratings/chance/", {"player": pat.pk, "opponent": pat.pk})
+    assert page.status_code == 400
+    assert "cannot play themself" in page.content.decode()
+    assert "times in 100" not in page.content.decode()
+
+
+def test_the_win_chance_form_picks_the_opponent_by_name(client):
+    """Issue 22: the form asked for "their player number"; a player knows a name."""
+    pat = PlayerFactory(name="Pat Peg")
+    PlayerFactory(name="Robin Skunk")
+    dana, dale = PlayerFactory(name="Dana Crib"), PlayerFactory(name="Dale Crib")
+    profile = client.get(f"/players/{pat.pk}/").content.decode()
+    assert "player number" not in profile
+    one = client.get("/ratings/chance/", {"player": pat.pk, "opponent_name": " robin  skunk "})
+    assert one.status_code == 200 and "beats" in one.content.decode()
+    assert "Robin Skunk" in one.content.decode()
+    several = client.get("/ratings/chance/", {"player": pat.pk, "opponent_name": "crib"})
+    page = several.content.decode()
+    assert several.status_code == 200 and "Several players" in page
+    assert f"opponent={dana.pk}" in page and f"opponent={dale.pk}" in page
+    chosen = client.get("/ratings/chance/", {"player": pat.pk, "opponent": dale.pk})
+    assert "Dale Crib" in chosen.content.decode() and "beats" in chosen.content.decode()
+    nobody = client.get("/ratings/chance/", {"player": pat.pk, "opponent_name": "Zebedee"})
+    assert nobody.status_code == 400 and "check the spelling" in nobody.content.decode()
+    themself = client.get("/ratings/chance/", {"player": pat.pk, "opponent_name": "Pat"})
+    assert themself.status_code == 400  # only Pat matches "Pat", and Pat is left out

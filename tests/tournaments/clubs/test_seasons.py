@@ -151,3 +151,38 @@ def test_rebuilding_every_card_gives_the_same_cards(club_world):
     before = cards()
     assert night_cards_rebuild_all() == {"nights": 2, "cards": 20}
     assert cards() == before
+
+
+def test_a_night_in_the_year_9999_is_refused_naming_the_date(club_world, client):
+    """Issue 22: a club night in the year 9999 was accepted."""
+    club, director = club_world.club, club_world.director
+    api = client_for(director)
+    answer = api.post(f"/api/v1/clubs/{club.pk}/nights/", {"date": "9999-12-31"})
+    assert answer.status_code == 400
+    [error] = answer.json()["errors"]
+    assert (error["field"], error["code"]) == ("date", "date_out_of_range")
+    assert "31 December 9999" in error["message"] and "give a date from" in error["message"]
+    client.force_login(director)
+    page = client.post(f"/clubs/{club.pk}/nights/", {"played_on": "9999-12-31"})
+    assert page.status_code == 400 and "give a date from" in page.content.decode()
+    assert not Event.objects.filter(kind="club_night").exists()
+    assert api.post(f"/api/v1/clubs/{club.pk}/nights/", {"date": "2026-09-08"}).status_code == 201
+
+
+def test_an_event_date_outside_the_window_is_refused(club_world):
+    api = client_for(club_world.director)
+    body = {"name": "Far off", "preset": "acc-main", "starts_on": "9999-01-01"}
+    answer = api.post("/api/v1/events/", body)
+    assert [e["field"] for e in answer.json()["errors"]] == ["starts_on"]
+    made = api.post("/api/v1/events/", {**body, "starts_on": "2026-12-05"}).json()
+    moved = api.patch(f"/api/v1/events/{made['id']}/", {"starts_on": "1900-01-01"})
+    assert [e["field"] for e in moved.json()["errors"]] == ["starts_on"]
+
+
+def test_a_season_is_listed_once_on_the_club_page(club_world, client):
+    """Issue 22: "Season 2026-2027" was listed once per night card on the club page."""
+    club_world.night(date(2026, 9, 8))
+    club_world.night(date(2026, 9, 15))
+    page = client.get(f"/clubs/{club_world.club.pk}/").content.decode()
+    assert page.count("Season 2026-2027") == 1
+    assert client_for().get(f"/api/v1/clubs/{club_world.club.pk}/").json()["seasons"] == [2026]

@@ -116,7 +116,11 @@ def test_settings_change_before_play_but_not_after(
     _pair(client, event, 1, django_capture_on_commit_callbacks)
     form["qualifying_games"] = 7
     response = client.post(f"/events/{event.pk}/settings/", form)
-    assert "only before play starts" in response.content.decode()
+    # A page opened before game 1 was paired still sends the fixed inputs: refused, saying so.
+    assert response.status_code == 400
+    assert "Game 1 was paired after this page was opened, so Qualifying games can no" in (
+        response.content.decode()
+    )
     event.refresh_from_db()
     assert event.qualifying_games == 8
 
@@ -212,3 +216,36 @@ def test_director_gives_judge_and_cross_checker_roles(client, director):
     client.force_login(UserFactory())
     refused = client.post(f"/events/{event.pk}/roles/", {"person": "judy", "role": "director"})
     assert refused.status_code == 403
+
+
+def test_no_stale_job_state_above_a_finished_pairing(
+    client, director, django_capture_on_commit_callbacks
+):
+    """Issue 22: "Pairing game 1: waiting to start." stood above game 1's finished tables."""
+    event = _create(client)
+    _fill_and_start(client, event)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(f"/events/{event.pk}/games/1/pair/")
+    page = client.get(response["Location"]).content.decode()
+    assert Game.objects.get(event=event, number=1).job.status == "succeeded"
+    assert "By table" in page
+    assert "waiting" not in page.lower()
+    job = Game.objects.get(event=event, number=1).job
+    job_page = client.get(f"/jobs/{job.pk}/").content.decode()
+    assert "Finished" in job_page and job.message not in job_page  # "Saving the tables"
+
+
+def test_the_late_entry_words_never_name_a_game_after_the_last(
+    client, director, django_capture_on_commit_callbacks
+):
+    """Issue 22: "a new player joins from game 23" in a 22-game event."""
+    event = _create(client)
+    Event.objects.filter(pk=event.pk).update(qualifying_games=2)
+    _fill_and_start(client, event)
+    _pair(client, event, 1, django_capture_on_commit_callbacks)
+    page = client.get(f"/events/{event.pk}/manage/").content.decode()
+    assert "a new player joins from game 2 of 2" in page
+    _pair(client, event, 2, django_capture_on_commit_callbacks)
+    page = client.get(f"/events/{event.pk}/manage/").content.decode()
+    assert "joins from game 3" not in page
+    assert "All 2 qualifying games are paired: a player entered now plays none of them." in page

@@ -250,3 +250,25 @@ def test_the_api_still_takes_the_list(director):
     assert response.status_code == 200 and response.json()["playoff_best_of"] == [3, 5, 7]
     form = EventSettingsForm(instance=Event.objects.get(pk=event.pk))
     assert [form[name].value() for name in BEST_OF_FIELDS] == [3, 5, 7]
+
+
+def test_after_play_starts_the_rules_of_play_are_disabled_with_the_reason(client, event_in_play):
+    """Issue 22: the inputs looked editable after play started, and a change was refused."""
+    event = event_in_play(10)
+    before = event.qualifying_games
+    client.force_login(event.director)
+    page = client.get(_url(event)).content.decode()
+    for name in ("qualifying_games", "target_score", "muggins", "best_of_all", "best_of_final"):
+        tag = re.search(rf'<(input|select)[^>]*name="{name}"[^>]*>', page).group(0)
+        assert " disabled" in tag, name
+    for name in ("name", "starts_on", "published"):
+        tag = re.search(rf'<input[^>]*name="{name}"[^>]*>', page).group(0)
+        assert " disabled" not in tag, name
+    assert page.count("Fixed now: game 1 is paired.") >= len(Event.SETTINGS)
+    # What the browser posts (disabled inputs are not sent): the name changes, nothing refused.
+    response = client.post(
+        _url(event), {"name": "Renamed on the day", "published": "on", "starts_on": ""}
+    )
+    assert response.status_code == 302, response.content.decode()[:500]
+    event.refresh_from_db()
+    assert event.name == "Renamed on the day" and event.qualifying_games == before

@@ -173,3 +173,18 @@ def test_a_player_with_an_account_reaches_their_page_without_the_link(client, ev
     assert f'href="/r/{entry.report_token}/"' in page and event.name in page
     client.force_login(UserFactory())
     assert "not linked" in client.get("/me/").content.decode()
+
+
+def test_a_reminder_says_what_it_did(client, event_in_play):
+    """Issue 22: "Reminded 12 player(s)" when only their pages changed and no e-mail went."""
+    event = event_in_play(10)
+    table, a, b = _seats(event)
+    _report(client, a, "won", 20)
+    _report(client, b, "lost", 20)  # table 1 is verified: 8 players have not reported
+    client.force_login(event.director)
+    board = client.get(f"/events/{event.pk}/games/1/board/").content.decode()
+    assert "no e-mail or text is sent" in board
+    answer = client.post(f"/events/{event.pk}/games/1/remind/", follow=True).content.decode()
+    assert "Reminded" not in answer and "player(s)" not in answer
+    assert "now shows on the private page of 8 players who have not reported" in answer
+    assert "No e-mail or text was sent" in answer
