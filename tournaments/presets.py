@@ -51,7 +51,7 @@ PRESETS: dict[str, Preset] = {
             "main",
             (12, 22),
             qualifying_games=22,
-            playoff_best_of=[5],
+            playoff_best_of={"every": 5, "semi": None, "final": None},
         ),
         _preset(
             "acc-consolation",
@@ -59,7 +59,7 @@ PRESETS: dict[str, Preset] = {
             "consolation",
             (7, 12),
             qualifying_games=12,
-            playoff_best_of=[3],
+            playoff_best_of={"every": 3, "semi": None, "final": None},
         ),
         _preset(
             "grass-roots",
@@ -67,7 +67,7 @@ PRESETS: dict[str, Preset] = {
             "club_night",
             (9, 9),
             qualifying_games=9,
-            playoff_best_of=[3],
+            playoff_best_of={"every": 3, "semi": None, "final": None},
             qualifier_ratio=0,
         ),
     )

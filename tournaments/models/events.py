@@ -28,6 +28,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 
+from tournaments.core.playoff_lengths import lengths_default
 from tournaments.models.people import Club, Player
 
 
@@ -123,9 +124,10 @@ class Event(models.Model):
         default=4, help_text="one qualifier per this many entrants; 0 means no playoffs"
     )
     playoff_best_of = models.JSONField(
-        default=list,
+        default=lengths_default,
         blank=True,
-        help_text="games per playoff match by round, e.g. [5] or [3, 5, 7]; the last repeats",
+        help_text="games per playoff match by the round's name, counted from the final: "
+        '{"every": 5, "semi": 7, "final": 7}; "semi" and "final" may be null (as every round)',
     )
     muggins = models.BooleanField(default=False)
     pairing_mode = models.CharField(

@@ -290,7 +290,7 @@ def _paired_next(w):
 
 
 def _decided_semi_game(w):
-    event = w.cut(playoff_best_of=[3])
+    event = w.cut(playoff_best_of={"every": 3})
     semi = w.semi(event)
     from tournaments.services.playoffs_matches import match_game_report
 

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def built(qualified_event):
-    event = qualified_event(12, 5, playoff_best_of=[3])
+    event = qualified_event(12, 5, playoff_best_of={"every": 3})
     playoff_build(event_id=event.pk)
     Event.objects.filter(pk=event.pk).update(published=True)
     return event, Match.objects.get(playoff__event=event, round=1, slot=1)
