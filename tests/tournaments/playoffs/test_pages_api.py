@@ -139,7 +139,7 @@ def test_players_report_from_their_private_link(built, client):
     url = reverse("player-match-report", args=[a.report_token])
     preview = client.post(url, {"result": "won", "margin": 12})
     assert preview.status_code == 200 and "A win by 12: 2 game points" in preview.content.decode()
-    assert "Save this game" in preview.content.decode() and not MatchLine.objects.exists()
+    assert "Save game 1" in preview.content.decode() and not MatchLine.objects.exists()
     answer = client.post(url, {"result": "won", "margin": 12, "confirm": "1"})
     assert answer.status_code == 302 and MatchLine.objects.count() == 1
     ask = _api().post(
@@ -163,7 +163,7 @@ def test_players_report_from_their_private_link(built, client):
 def test_the_player_include_shows_score_dealer_and_form(built):
     from django.template.loader import render_to_string
 
-    from tournaments.selectors.playoffs import entry_current_match
+    from tournaments.selectors.player_state import player_state
 
     event, semi = built
     Event.objects.filter(pk=event.pk).update(playoff_first_deal="loser_deals")
@@ -172,10 +172,11 @@ def test_the_player_include_shows_score_dealer_and_form(built):
     match_game_report(match=semi, entry=semi.entry_b, won=True, spread=4)
     entry = semi.entry_b
     entry.refresh_from_db()
-    match = entry_current_match(entry=entry)
     html = render_to_string(
-        "tournaments/playoffs/_player_match.html", {"entry": entry, "match": match}
+        "tournaments/playoffs/_player_match.html",
+        {"entry": entry, "state": player_state(entry=entry)},
     )
-    assert "0–1" in html  # the player's own wins first
-    assert f"<strong>{entry.player.name}</strong> deals first" in html  # lost game 1
+    assert f"you 0, {semi.entry_a.player.name} 1" in html  # the player's own wins first
+    assert f"Game 2: {entry.player.name} deals first" in html  # lost game 1
+    assert f"Game 2 saved. Waiting for {semi.entry_a.player.name} to report it." in html
     assert reverse("player-match-report", args=[entry.report_token]) in html
