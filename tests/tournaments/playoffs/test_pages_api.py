@@ -81,6 +81,22 @@ def test_the_bracket_page_and_api_show_seeds_players_and_scores(built, client):
     assert client.get(reverse("playoff-bracket", args=[event.pk])).status_code == 404
 
 
+def test_a_decided_match_puts_the_winners_score_first(built, client):
+    """The lower line (seed 3) wins 2-0: "won 2–0" on the bracket and the match page, never
+    "won 0–2" (issue 22, item 16)."""
+    event, semi = built
+    for _ in range(2):
+        match_game_report(match=semi, entry=semi.entry_a, won=False, spread=9)
+        match_game_report(match=semi, entry=semi.entry_b, won=True, spread=9)
+    html = client.get(reverse("playoff-bracket", args=[event.pk])).content.decode()
+    winner = semi.entry_b.player.name
+    assert f'{winner} won <span class="score-figures">2–0</span>' in html
+    assert "0–2" not in html
+    client.force_login(event.director)
+    detail = client.get(reverse("match-detail", args=[event.pk, semi.pk])).content.decode()
+    assert 'games <strong class="score-figures">2–0</strong>' in detail
+
+
 def test_the_bracket_page_reads_the_matches_in_a_fixed_number_of_queries(
     built, client, django_assert_max_num_queries
 ):
