@@ -12,6 +12,7 @@ Input serializers check shape only; output serializers read what the selectors r
 
 from __future__ import annotations
 
+from django.urls import reverse
 from rest_framework import serializers
 
 from tournaments.models import CardLine, Entry, Table
@@ -198,6 +199,22 @@ class MatchStateSerializer(serializers.Serializer):
     settled = SettlementSerializer(allow_null=True)
 
 
+class ConsolationEntrySerializer(serializers.Serializer):
+    """The player's entry in the Consolation of this Main (null until it is made, and outside a
+    Main): its own private link, as ``page`` and as this endpoint (``report``)."""
+
+    event_id = serializers.IntegerField()
+    event = serializers.CharField(source="event.name")
+    page = serializers.SerializerMethodField()
+    report = serializers.SerializerMethodField()
+
+    def get_page(self, entry) -> str:
+        return reverse("player-page", args=[entry.report_token])
+
+    def get_report(self, entry) -> str:
+        return reverse("api-report", args=[entry.report_token])
+
+
 class PlayerReportSerializer(serializers.Serializer):
     """Everything the player's phone shows: the game to report and the card so far."""
 
@@ -208,6 +225,7 @@ class PlayerReportSerializer(serializers.Serializer):
         allow_null=True, help_text="The qualifying game; null in the playoffs (see ``match``)."
     )
     match = MatchStateSerializer(source="match_state", allow_null=True)
+    consolation = ConsolationEntrySerializer(allow_null=True)
     withdrawn_after_game = serializers.IntegerField(
         allow_null=True,
         help_text="Set when the player withdrew: the last game they are in (0: before any). "

@@ -232,6 +232,12 @@ class Entry(models.Model):
     # never sees what a player gave another (the record's own address is ``Player.email``).
     email = models.EmailField(blank=True)
     phone = models.CharField(max_length=40, blank=True)
+    link_emailed_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="when this entry's private link was e-mailed to the player, for an entry made "
+        "for them (the Consolation's)",
+    )
     report_token = models.CharField(max_length=64, unique=True, default=new_report_token)
     previous_report_token = models.CharField(max_length=64, blank=True)
     token_replaced_at = models.DateTimeField(null=True, blank=True)

@@ -25,11 +25,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import timedelta
 
+from django.urls import reverse
 from django.utils import timezone
 
 from scoring.games import CardLine as EngineLine
 from scoring.games import lines_reciprocal
-from tournaments.models import CardLine, Entry, Match, Notice, Seat, Table
+from tournaments.models import CardLine, Entry, Event, Match, Notice, Seat, Table
 from tournaments.selectors.compiled import Compiled
 from tournaments.selectors.events import event_scoring_settings
 from tournaments.selectors.player_match import MatchState, Settlement, match_state
@@ -75,6 +76,12 @@ class PlayerState:
     match: Match | None
     withdrawn_after_game: int | None = None
     match_state: MatchState | None = None  # the playoff match, as ``current`` for a table
+    consolation: Entry | None = None  # the player's entry in this Main's Consolation
+
+    @property
+    def consolation_page(self) -> str | None:
+        entry = self.consolation
+        return reverse("player-page", args=[entry.report_token]) if entry else None
 
     @property
     def name(self) -> str:
@@ -187,4 +194,27 @@ def player_state(*, entry: Entry) -> PlayerState:
         match=match,
         withdrawn_after_game=(entry.withdrawn_after_game or 0) if withdrawn else None,
         match_state=match_state(entry=entry, match=match) if match is not None else None,
+        consolation=entry_consolation(entry=entry),
+    )
+
+
+def entry_consolation(*, entry: Entry) -> Entry | None:
+    """The player's entry in the Consolation of ``entry``'s Main, once it is made (after the
+    cut: no query before, for the many polls of the qualifying round)."""
+    event = entry.event
+    if event.kind != Event.Kind.MAIN or event.stage not in (
+        Event.Stage.PLAYOFFS,
+        Event.Stage.FINISHED,
+    ):
+        return None
+    return (
+        Entry.objects.filter(
+            event__parent_id=event.pk,
+            event__kind=Event.Kind.CONSOLATION,
+            player_id=entry.player_id,
+        )
+        .exclude(status=Entry.Status.WITHDRAWN)
+        .select_related("event")
+        .order_by("event_id")
+        .first()
     )
