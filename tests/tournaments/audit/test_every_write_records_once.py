@@ -180,6 +180,7 @@ NOT_STAFF_ACTIONS = {
     "ratings_request": "starts the ratings job after a finished event",
     "ratings_update_event": "the ratings job's work",
     "table_emails_request": "part of publishing a game, recorded by game_publish",
+    "judge_call_to_match": "a player's own call, not a staff action: the call is its record",
     "consolation_links_request": "part of making the Consolation, recorded by consolation_create",
     "consolation_links_send": "the e-mail job's work: Entry.link_emailed_at is its record",
     "table_emails_send": "the e-mail job's work: TableEmail is its record, not the history",

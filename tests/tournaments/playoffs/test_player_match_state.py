@@ -10,7 +10,7 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from tests.factories import UserFactory
-from tournaments.models import Event, Match, MatchGame
+from tournaments.models import Event, JudgeCall, Match, MatchGame
 from tournaments.services.playoffs import playoff_build
 from tournaments.services.playoffs_corrections import match_game_correct
 from tournaments.services.playoffs_matches import match_game_report
@@ -111,3 +111,49 @@ def test_outside_the_playoffs_the_match_is_null(qualified_event):
     entry = event.entries.first()
     body = APIClient().get(f"/api/v1/report/{entry.report_token}/").json()
     assert body["match"] is None and body["current"]["state"] == "verified"
+
+
+def test_call_a_judge_in_a_match_also_after_a_game_is_verified(semi, client):
+    a, b = semi.entry_a, semi.entry_b
+    event = semi.playoff.event
+    match_game_report(match=semi, entry=a, won=True, spread=12)
+    match_game_report(match=semi, entry=b, won=False, spread=12)  # game 1 verified
+    assert _match(a)["state"] == "verified"
+    assert "Call a judge to my match" in _page(client, a)
+    url = reverse("player-call-judge", args=[a.report_token])
+    answer = client.post(url, {"match": semi.pk}, follow=True)
+    assert "Judges are called to your match" in unescape(answer.content.decode())
+    call = JudgeCall.objects.get()
+    assert (call.match_id, call.table_id, call.called_by_entry_id) == (semi.pk, None, a.pk)
+    again = client.post(
+        reverse("player-call-judge", args=[b.report_token]), {"match": 1}, follow=True
+    )
+    assert "already called to your match" in unescape(again.content.decode())
+    api = APIClient()
+    api.force_authenticate(event.created_by)
+    [open_call] = api.get(f"/api/v1/events/{event.pk}/judge-calls/").json()["results"]
+    assert (open_call["match"], open_call["table"], open_call["where"]) == (
+        semi.pk,
+        None,
+        "Playoff match: Semi-finals",
+    )
+    client.force_login(event.created_by)
+    judges = unescape(client.get(reverse("judge-page", args=[event.pk])).content.decode())
+    assert "Playoff match: Semi-finals" in judges and "Answer this match" in judges
+    answered = client.post(reverse("judge-call-answer", args=[call.pk]))
+    assert answered.url == reverse("match-ruling-form", args=[event.pk, semi.pk])
+    call.refresh_from_db()
+    assert call.answered_at is not None
+    done = api.post(f"/api/v1/judge-calls/{call.pk}/answer/")  # already taken: said so
+    assert done.status_code == 400 and "already answered" in done.json()["errors"][0]["message"]
+
+
+def test_a_decided_match_has_no_judge_button(semi, client):
+    a, b = semi.entry_a, semi.entry_b
+    for _ in range(2):
+        match_game_report(match=semi, entry=a, won=False, spread=9)
+        match_game_report(match=semi, entry=b, won=True, spread=9)
+    assert _match(a)["state"] == "decided"
+    assert "Call a judge to my match" not in _page(client, a)
+    answer = client.post(reverse("player-call-judge", args=[a.report_token]), {"match": 1})
+    assert answer.status_code == 302 and not JudgeCall.objects.exists()
