@@ -127,17 +127,21 @@ def manage(*args: str, env: dict[str, str], timeout: float = 120) -> subprocess.
 @pytest.fixture
 def event_in_play(django_capture_on_commit_callbacks):
     """Make an event of ``players`` checked-in players with game 1 paired and published,
-    built through the services as a director would; ``event.director`` is its director."""
+    built through the services as a director would; ``event.director`` is its director.
+    ``prepare(event)``, if given, runs once the players have entered, before play starts."""
     from tests.factories import EntryFactory, EventFactory, UserFactory
     from tournaments.models import Game
     from tournaments.services.events import event_close_registration
     from tournaments.services.pairings import game_pairings_request, game_publish
 
-    def make(players: int = 10, **settings):
+    def make(players: int = 10, prepare=None, **settings):
         director = UserFactory()
         event = EventFactory(director=director, **settings)
         for _ in range(players):
             EntryFactory(event=event)
+        if prepare is not None:
+            prepare(event)
+            event.refresh_from_db()
         event_close_registration(event=event, user=director)
         with django_capture_on_commit_callbacks(execute=True):
             game_pairings_request(event=event, number=1, user=director)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from copy import copy
-from typing import Any, NamedTuple
+from typing import Any
 
 from django import forms
 from django.template.defaultfilters import pluralize
@@ -11,11 +11,11 @@ from django.template.defaultfilters import pluralize
 from tournaments.core.bracket import cut_for
 from tournaments.core.mrp import MRP_TABLES
 from tournaments.core.pairing_rules import max_games
+from tournaments.core.playoff_lengths import NAMES, lengths_of
 from tournaments.errors import ServiceError
 from tournaments.models import Entry, Event, EventRole
 from tournaments.presets import PRESETS
 from tournaments.services.entries_import import csv_upload_text
-from tournaments.services.playoffs import best_of_for_round
 
 
 class EventCreateForm(forms.Form):
@@ -41,15 +41,6 @@ BEST_OF_CHOICES = [(n, _best_of_label(n)) for n in (1, 3, 5, 7, 9)]
 SAME_AS_OTHER_ROUNDS = ("", "Same as the other rounds")
 
 
-class BestOf(NamedTuple):
-    """Playoff lengths as the page asks for them; ``custom`` when the stored list says more."""
-
-    every: int
-    semi: int | None
-    final: int | None
-    custom: bool
-
-
 def field_size(event: Event) -> int:
     """The players the settings page counts: entered (registration) or checked in (after)."""
     if event.pk is None:
@@ -64,42 +55,6 @@ def playoff_rounds(entrants: int, ratio: int) -> int | None:
     if not ratio or entrants < 1:
         return None
     return cut_for(entrants, ratio).lines.bit_length() - 1  # lines are a power of two
-
-
-def best_of_read(event: Event, rounds: int | None) -> BestOf:
-    """``event.playoff_best_of`` as one length, a semi-final and a final one, for ``rounds``."""
-    known = max(rounds or 0, len(event.playoff_best_of or []), 1)
-    per_round = [best_of_for_round(event=event, round=r) for r in range(1, known + 1)]
-    if not rounds or rounds < 2:
-        return BestOf(per_round[0], None, None, custom=not rounds and len(set(per_round)) > 1)
-    every = per_round[0]
-    semi, final = per_round[rounds - 2], per_round[rounds - 1]
-    custom = any(n != every for n in per_round[: rounds - 2])
-    return BestOf(every, semi if semi != every else None, final if final != every else None, custom)
-
-
-def best_of_list(every: int, semi: int | None, final: int | None, rounds: int | None) -> list:
-    """The list ``best_of_for_round`` reads (by round from round 1, the last repeating).
-
-    Without a semi-final or final length it is ``[every]``, right for any bracket. With one, the
-    list is laid out for ``rounds`` (the form refuses that when the bracket is not known).
-    """
-    if semi is None and final is None:
-        return [every]
-    if not rounds:
-        raise ValueError("a semi-final or final length needs the number of rounds")
-    last_two = [semi or every, final or every][-rounds:]
-    per_round = [every] * max(rounds - 2, 0) + last_two
-    while len(per_round) > 1 and per_round[-1] == per_round[-2]:
-        per_round.pop()  # the last value repeats anyway
-    return per_round
-
-
-def best_of_words(per_round: list) -> str:
-    """A stored list in words: "round 1 best of 3, round 2 best of 5, from round 3 best of 7"."""
-    *first, last = per_round
-    parts = [f"round {r} best of {n}" for r, n in enumerate(first, start=1)]
-    return ", ".join([*parts, f"from round {len(per_round)} best of {last}"])
 
 
 def _words(numbers: list[int]) -> str:
@@ -139,13 +94,9 @@ def games_hint(event: Event, entrants: int) -> str:
 class EventSettingsForm(forms.ModelForm):
     """Every setting of an event in plain words, in the sections the page shows.
 
-    Playoff lengths: ``Event.playoff_best_of`` lists games per match by round, from round 1, the
-    last value repeating (``services.playoffs.best_of_for_round``). The page asks for one length
-    for every round, and optionally another for the semi-finals and for the final. Because the
-    list counts from round 1, where the semi-finals fall depends on the bracket: with an
-    override the form lays the list out for the bracket the current field makes (``rounds``);
-    without one it stores ``[n]``, right for any bracket. A list the three choices cannot show
-    (``BestOf.custom``) is kept as it is unless a length is changed.
+    Playoff lengths: ``Event.playoff_best_of`` names them (every round, the semi-finals, the
+    final; ``core.playoff_lengths``), counted from the final, so a choice means the same
+    whatever size of bracket the field makes. The three fields map onto the three names.
     """
 
     best_of_all = forms.TypedChoiceField(
@@ -262,23 +213,29 @@ class EventSettingsForm(forms.ModelForm):
             )
         self.entrants, self.ratio = field_size(event), event.qualifier_ratio
         self.rounds = playoff_rounds(self.entrants, self.ratio)
-        self.best_of = best_of_read(event, self.rounds)
-        for name, games in zip(BEST_OF_FIELDS, self.best_of[:3], strict=True):
+        self.best_of = lengths_of(event.playoff_best_of)
+        for name, key in zip(BEST_OF_FIELDS, NAMES, strict=True):
+            games = self.best_of[key]
             self.initial.setdefault(name, games)
             field = self.fields[name]
             if games is not None and games not in dict(field.choices):
                 field.choices = [*field.choices, (games, _best_of_label(games))]
         base = "Games everyone plays before the cut."
         self.fields["qualifying_games"].help_text = f"{base} {games_hint(event, self.entrants)}"
-        where = ""
-        if self.rounds and self.rounds >= 2:
-            where = (
-                f" With the field as it is now, they are round {self.rounds - 1} of {self.rounds}."
-            )
-        self.fields["best_of_semi"].help_text = f"Only if they are longer or shorter.{where}"
-        if self.rounds:
-            where = f" With the field as it is now, it is round {self.rounds}."
-        self.fields["best_of_final"].help_text = f"Only if it is longer or shorter.{where}"
+        where = (
+            f" With the field as it is now, they are round {self.rounds - 1} of {self.rounds}."
+            if self.rounds and self.rounds >= 2
+            else ""
+        )
+        self.fields["best_of_semi"].help_text = (
+            f"Only if they are longer or shorter. Counted from the final, so it stays right "
+            f"if the field grows or shrinks.{where}"
+        )
+        where = f" With the field as it is now, it is round {self.rounds}." if self.rounds else ""
+        self.fields["best_of_final"].help_text = (
+            f"Only if it is longer or shorter. Always the last match, however many players "
+            f"qualify.{where}"
+        )
         if play_started:
             self._lock_rules_of_play()
 
@@ -314,10 +271,6 @@ class EventSettingsForm(forms.ModelForm):
             for slug, heading, names in self.SECTIONS
         ]
 
-    def custom_words(self) -> str:
-        """The stored playoff lengths in words, when the three choices cannot show them."""
-        return best_of_words(list(self.instance.playoff_best_of)) if self.best_of.custom else ""
-
     def cut_words(self) -> str:
         """The bracket the current field makes with the saved ratio, for the playoff section."""
         ratio = self.ratio
@@ -346,29 +299,16 @@ class EventSettingsForm(forms.ModelForm):
                 "date or publishing and save again.",
                 code="play_started",
             )
-        ratio = data.get("qualifier_ratio", self.ratio)
-        self.rounds_after = playoff_rounds(self.entrants, ratio)
-        for name, what in (("best_of_semi", "semi-finals"), ("best_of_final", "final")):
-            if data.get(name) is not None:
-                problem = self._override_problem(what, ratio, self.rounds_after)
-                if problem:
-                    self.add_error(name, problem)
+        if data.get("qualifier_ratio", self.ratio) == 0:
+            for name, what in (("best_of_semi", "semi-finals"), ("best_of_final", "final")):
+                if name in self.changed_data and data.get(name) is not None:
+                    self.add_error(
+                        name,
+                        f"This event has no playoffs (the qualifier ratio is 0), so no {what}: "
+                        "choose “Same as the other rounds”, or set the entrants per playoff "
+                        "place first.",
+                    )
         return data
-
-    def _override_problem(self, what: str, ratio: int, rounds: int | None) -> str | None:
-        same = "choose “Same as the other rounds”"
-        if not ratio:
-            return f"This event has no playoffs (the qualifier ratio is 0): {same}."
-        if rounds is None:
-            return (
-                f"Which round is the {what} depends on how many players qualify: enter the "
-                f"players first, or {same}."
-            )
-        if rounds == 0:
-            return f"With {self.entrants} entrants only one player qualifies: {same}."
-        if what == "semi-finals" and rounds < 2:
-            return f"With {self.entrants} entrants the bracket has no semi-finals: {same}."
-        return None
 
     def changes(self) -> dict[str, Any]:
         """The settings this form changes, as ``event_update_settings`` takes them."""
@@ -377,20 +317,20 @@ class EventSettingsForm(forms.ModelForm):
             for name in self.changed_data
             if name not in BEST_OF_FIELDS
         }
-        per_round = self._best_of_change()
-        if per_round is not None:
-            changes["playoff_best_of"] = per_round
+        lengths = self._best_of_change()
+        if lengths is not None:
+            changes["playoff_best_of"] = lengths
         return changes
 
-    def _best_of_change(self) -> list | None:
-        touched = set(BEST_OF_FIELDS) & set(self.changed_data)
-        if not touched and (self.best_of.custom or self.rounds_after == self.rounds):
-            return None  # as stored: the list keeps its meaning for this bracket
+    def _best_of_change(self) -> dict | None:
+        """The named lengths chosen, when they differ from the stored ones."""
         data = self.cleaned_data
-        per_round = best_of_list(
-            data["best_of_all"], data["best_of_semi"], data["best_of_final"], self.rounds_after
-        )
-        return None if per_round == list(self.instance.playoff_best_of or []) else per_round
+        lengths = {key: data.get(name) for name, key in zip(BEST_OF_FIELDS, NAMES, strict=True)}
+        every = lengths["every"]
+        for key in ("semi", "final"):
+            if lengths[key] == every:
+                lengths[key] = None  # the same as every round: no override to remember
+        return None if lengths == self.best_of else lengths
 
 
 class RegistrationForm(forms.Form):

@@ -52,7 +52,7 @@ PRESETS: dict[str, Preset] = {
             "main",
             (12, 22),
             qualifying_games=22,
-            playoff_best_of=[5],
+            playoff_best_of={"every": 5, "semi": None, "final": None},
         ),
         _preset(
             "acc-consolation",
@@ -60,7 +60,7 @@ PRESETS: dict[str, Preset] = {
             "consolation",
             (7, 12),
             qualifying_games=12,
-            playoff_best_of=[3],
+            playoff_best_of={"every": 3, "semi": None, "final": None},
         ),
         _preset(
             "grass-roots",
@@ -68,7 +68,7 @@ PRESETS: dict[str, Preset] = {
             "club_night",
             (9, 9),
             qualifying_games=9,
-            playoff_best_of=[3],
+            playoff_best_of={"every": 3, "semi": None, "final": None},
             qualifier_ratio=0,
             judges_per_ruling=1,  # a club night often has one volunteer judge
         ),

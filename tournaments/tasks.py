@@ -106,6 +106,16 @@ def send_table_emails(*, job_id: int, event_id: int, number: int) -> None:
     )
 
 
+@shared_task(name="tournaments.tasks.send_consolation_links")
+def send_consolation_links(*, job_id: int, event_id: int) -> None:
+    from tournaments.services.consolation_emails import consolation_links_send
+
+    job_run(
+        job_id=job_id,
+        work=lambda job, progress: consolation_links_send(event_id=event_id, progress=progress),
+    )
+
+
 @shared_task(name="tournaments.tasks.send_account_link_code")
 def send_account_link_code(*, job_id: int, link_id: int) -> None:
     job_run(job_id=job_id, work=lambda job, progress: account_link_code_send(link_id=link_id))

@@ -90,7 +90,9 @@ def bracket_event(event_in_play):
     from tournaments.services.playoffs import playoff_build
 
     def make(players: int):
-        event = event_in_play(players, qualifying_games=2, qualifier_ratio=4, playoff_best_of=[3])
+        event = event_in_play(
+            players, qualifying_games=2, qualifier_ratio=4, playoff_best_of={"every": 3}
+        )
         ids = Entry.objects.filter(event=event).order_by("pk").values_list("pk", flat=True)
         strength = {entry: i for i, entry in enumerate(ids)}
         play_game(event, 1, strength=strength)

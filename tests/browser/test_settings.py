@@ -48,12 +48,13 @@ def test_playoff_lengths_and_publishing_on_a_phone(open_page, live_server):
     screenshot(page, "settings-manage-reminder")
     _no_sideways_scroll(page)
     event.refresh_from_db()
-    assert event.playoff_best_of == [3, 3, 7]
+    assert event.playoff_best_of == {"every": 3, "semi": None, "final": 7}
 
     page.goto(settings_url)
     assert page.get_by_label("Playoff matches").input_value() == "3"
     assert page.get_by_label("Final:", exact=True).input_value() == "7"
     page.get_by_label("Entrants per playoff place").fill("0")
+    page.get_by_label("Final:", exact=True).select_option("9")
     page.get_by_role("button", name="Save settings").click()
     page.wait_for_load_state()
     final = page.locator("#playoffs > div", has=page.get_by_label("Final:", exact=True))
@@ -62,7 +63,10 @@ def test_playoff_lengths_and_publishing_on_a_phone(open_page, live_server):
     screenshot(page, "settings-refused")
     _no_sideways_scroll(page)
     event.refresh_from_db()
-    assert (event.qualifier_ratio, event.playoff_best_of) == (4, [3, 3, 7])
+    assert (event.qualifier_ratio, event.playoff_best_of) == (
+        4,
+        {"every": 3, "semi": None, "final": 7},
+    )
 
     page.goto(settings_url)
     page.get_by_role("link", name="Publish the event").click()

@@ -166,7 +166,9 @@ def _qualified(side: Side, label: str, players: int, games: int, **settings):
 
 
 def _cut(side: Side) -> None:
-    event = _qualified(side, "cut", 8, 3, preset="acc-main", qualifier_ratio=2, playoff_best_of=[3])
+    event = _qualified(
+        side, "cut", 8, 3, preset="acc-main", qualifier_ratio=2, playoff_best_of={"every": 3}
+    )
     match = Match.objects.get(playoff__event=event, entry_a__player=side.player, round=1)
     with on_commit():
         match_game_report(match=match, entry=match.entry_a, won=True, spread=9)

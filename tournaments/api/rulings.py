@@ -109,9 +109,14 @@ class RulingInputSerializer(StrictInput):
 
 
 class OpenCallSerializer(serializers.Serializer):
+    """An open call: to a qualifying table (``game``, ``table``) or to a playoff match
+    (``match``, its id; ``game`` and ``table`` null); ``where`` says which in words."""
+
     id = serializers.IntegerField(source="call.pk")
-    game = serializers.IntegerField()
-    table = serializers.IntegerField()
+    game = serializers.IntegerField(allow_null=True)
+    table = serializers.IntegerField(allow_null=True)
+    match = serializers.IntegerField(allow_null=True)
+    where = serializers.CharField()
     players = serializers.ListField(child=serializers.CharField())
     called_by = serializers.CharField()
     created_at = serializers.DateTimeField(source="call.created_at")
@@ -119,13 +124,13 @@ class OpenCallSerializer(serializers.Serializer):
 
 
 class JudgeCallSerializer(serializers.ModelSerializer):
-    game = serializers.IntegerField(source="table.game.number", read_only=True)
-    table = serializers.IntegerField(source="table.number", read_only=True)
+    game = serializers.IntegerField(source="table.game.number", read_only=True, allow_null=True)
+    table = serializers.IntegerField(source="table.number", read_only=True, allow_null=True)
 
     class Meta:
         model = JudgeCall
         fields = [
-            "id", "game", "table", "called_by_entry", "called_by_user", "created_at",
+            "id", "game", "table", "match", "called_by_entry", "called_by_user", "created_at",
             "answered_at", "answered_by",
         ]  # fmt: skip
         read_only_fields = fields

@@ -8,9 +8,11 @@ sees of a published event, ``EventDirectorSerializer`` adds what only its direct
 
 from __future__ import annotations
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from tournaments.api.serializers import StrictInput
+from tournaments.core.playoff_lengths import LONGEST
 from tournaments.errors import ServiceError
 from tournaments.models import Entry, Event, Game, Job
 from tournaments.presets import PRESETS
@@ -22,6 +24,30 @@ from tournaments.services.entries_import import csv_upload_text
 PUBLIC_EVENT_FIELDS = [
     "id", "name", "kind", "preset", "starts_on", "stage", "published", "sanctioned",
 ]  # fmt: skip
+
+
+_GAMES = {"type": "integer", "minimum": 1, "maximum": LONGEST}
+
+
+@extend_schema_field(
+    {
+        "type": "object",
+        "description": "Games per playoff match by the round's name, counted from the final: "
+        '"every" round, and the "semi"-finals and "final" when they differ (null: as every '
+        "round). Each is an odd number. The rule is checked by the service "
+        "(core.playoff_lengths), which names the round that is wrong.",
+        "properties": {
+            "every": _GAMES,
+            "semi": {**_GAMES, "nullable": True},
+            "final": {**_GAMES, "nullable": True},
+        },
+        "required": ["every"],
+        "additionalProperties": False,
+        "example": {"every": 5, "semi": None, "final": 7},
+    }
+)
+class PlayoffLengthsField(serializers.JSONField):
+    """``Event.playoff_best_of``: documented as its named lengths, checked by the service."""
 
 
 class _SanctioningIsNotASetting(StrictInput, serializers.ModelSerializer):
@@ -43,6 +69,8 @@ class _SanctioningIsNotASetting(StrictInput, serializers.ModelSerializer):
 
 class EventSerializer(serializers.ModelSerializer):
     """An event as visitors see it once it is published: its name, stage and settings."""
+
+    playoff_best_of = PlayoffLengthsField(read_only=True)
 
     class Meta:
         model = Event
@@ -68,6 +96,7 @@ class EventCreateSerializer(_SanctioningIsNotASetting):
     """A new event: a name and a preset; any setting given overrides the preset's value."""
 
     preset = serializers.ChoiceField(choices=[(slug, p.name) for slug, p in PRESETS.items()])
+    playoff_best_of = PlayoffLengthsField(required=False)
 
     class Meta:
         model = Event
@@ -76,6 +105,8 @@ class EventCreateSerializer(_SanctioningIsNotASetting):
 
 class EventSettingsSerializer(_SanctioningIsNotASetting):
     """The fields a director may change; settings only until play starts."""
+
+    playoff_best_of = PlayoffLengthsField(required=False)
 
     class Meta:
         model = Event

@@ -12,11 +12,13 @@ Input serializers check shape only; output serializers read what the selectors r
 
 from __future__ import annotations
 
+from django.urls import reverse
 from rest_framework import serializers
 
 from tournaments.api.serializers import StrictInput
 from tournaments.models import CardLine, Entry, Table
 from tournaments.selectors.events import entries_of_event
+from tournaments.selectors.report_match import MATCH_STATES
 
 RESULTS = [("won", "I won"), ("lost", "I lost")]
 BOARD_STATES = ["waiting", "one reported", "disagree", "verified", "flagged"]
@@ -169,13 +171,62 @@ class NoticeSerializer(serializers.Serializer):
     created_at = serializers.DateTimeField()
 
 
+class MatchStateSerializer(serializers.Serializer):
+    """The player's playoff match (null outside the playoffs), with the states of a qualifying
+    table for its current game (see ``selectors/report_match``): ``not_reported``, ``waiting``
+    (saved, waiting for the opponent), ``your_turn`` (the opponent has reported), ``disagree``;
+    between games ``verified`` (both cards agree) or ``settled`` (by a director, the judges or
+    the no-show clock); ``not_known`` (the opponent is still to be decided) and ``decided``.
+    ``game`` is the game a report goes to now (null when the match cannot be played);
+    ``reported`` the player's own report of it (the opponent's figures are not shown)."""
+
+    id = serializers.IntegerField(source="match_id")
+    round = serializers.IntegerField()
+    round_name = serializers.CharField()
+    best_of = serializers.IntegerField()
+    status = serializers.CharField()
+    opponent = serializers.CharField(allow_null=True)
+    wins = serializers.IntegerField(help_text="Games the player has won.")
+    opponent_wins = serializers.IntegerField()
+    game = serializers.IntegerField(allow_null=True)
+    first_deal = serializers.CharField(allow_blank=True)
+    can_report = serializers.BooleanField(
+        help_text="POST /api/v1/report/<token>/match/ takes a report now."
+    )
+    reported = StoredLineSerializer(allow_null=True)
+    opponent_status = serializers.ChoiceField(choices=OPPONENT_STATUSES, allow_null=True)
+    state = serializers.ChoiceField(choices=MATCH_STATES)
+    words = serializers.CharField()
+    settled = SettlementSerializer(allow_null=True)
+
+
+class ConsolationEntrySerializer(serializers.Serializer):
+    """The player's entry in the Consolation of this Main (null until it is made, and outside a
+    Main): its own private link, as ``page`` and as this endpoint (``report``)."""
+
+    event_id = serializers.IntegerField()
+    event = serializers.CharField(source="event.name")
+    page = serializers.SerializerMethodField()
+    report = serializers.SerializerMethodField()
+
+    def get_page(self, entry) -> str:
+        return reverse("player-page", args=[entry.report_token])
+
+    def get_report(self, entry) -> str:
+        return reverse("api-report", args=[entry.report_token])
+
+
 class PlayerReportSerializer(serializers.Serializer):
     """Everything the player's phone shows: the game to report and the card so far."""
 
     entry_id = serializers.IntegerField(source="entry.pk")
     name = serializers.CharField()
     event = serializers.CharField()
-    current = CurrentGameSerializer(allow_null=True)
+    current = CurrentGameSerializer(
+        allow_null=True, help_text="The qualifying game; null in the playoffs (see ``match``)."
+    )
+    match = MatchStateSerializer(source="match_state", allow_null=True)
+    consolation = ConsolationEntrySerializer(allow_null=True)
     withdrawn_after_game = serializers.IntegerField(
         allow_null=True,
         help_text="Set when the player withdrew: the last game they are in (0: before any). "

@@ -29,6 +29,7 @@ from django.db import models
 from django.db.models import Q
 
 from tournaments.core.judging import PANEL_CHOICES
+from tournaments.core.playoff_lengths import lengths_default
 from tournaments.models.players import Player
 
 
@@ -128,9 +129,10 @@ class Event(models.Model):
         default=4, help_text="one qualifier per this many entrants; 0 means no playoffs"
     )
     playoff_best_of = models.JSONField(
-        default=list,
+        default=lengths_default,
         blank=True,
-        help_text="games per playoff match by round, e.g. [5] or [3, 5, 7]; the last repeats",
+        help_text="games per playoff match by the round's name, counted from the final: "
+        '{"every": 5, "semi": 7, "final": 7}; "semi" and "final" may be null (as every round)',
     )
     muggins = models.BooleanField(default=False)
     pairing_mode = models.CharField(
@@ -248,6 +250,12 @@ class Entry(models.Model):
     # never sees what a player gave another (the record's own address is ``Player.email``).
     email = models.EmailField(blank=True)
     phone = models.CharField(max_length=40, blank=True)
+    link_emailed_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="when this entry's private link was e-mailed to the player, for an entry made "
+        "for them (the Consolation's)",
+    )
     report_token = models.CharField(max_length=64, unique=True, default=new_report_token)
     previous_report_token = models.CharField(max_length=64, blank=True)
     token_replaced_at = models.DateTimeField(null=True, blank=True)

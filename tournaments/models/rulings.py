@@ -1,7 +1,8 @@
 """Judges: calls to a table and the rulings they give.
 
-- judge call: a request for judges at one table, made by a player from their private link or by
-  a director. It is *open* until a judge answers it; a table has at most one open call.
+- judge call: a request for judges at one table, or to one playoff match, made by a player from
+  their private link or by a director. It is *open* until a judge answers it; a table or a
+  match has at most one open call.
 - ruling: what two (or, when a player asks for one, three) judges decided at a table: the
   catalogue code (``scoring.rulings.CATALOGUE``) with the rulebook edition and rule it cites,
   the offender, the beneficiary, the board before and after, and whether it ended the game.
@@ -21,11 +22,16 @@ from django.db.models import F, Q
 from scoring.rulings import CATALOGUE
 from tournaments.models.events import Entry, Event
 from tournaments.models.games import Table
-from tournaments.models.playoffs import MatchGame
+from tournaments.models.playoffs import Match, MatchGame
 
 
 class JudgeCall(models.Model):
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="judge_calls")
+    table = models.ForeignKey(
+        Table, null=True, blank=True, on_delete=models.CASCADE, related_name="judge_calls"
+    )
+    match = models.ForeignKey(
+        Match, null=True, blank=True, on_delete=models.CASCADE, related_name="judge_calls"
+    )
     called_by_entry = models.ForeignKey(
         Entry, null=True, blank=True, on_delete=models.CASCADE, related_name="judge_calls"
     )
@@ -54,6 +60,16 @@ class JudgeCall(models.Model):
                 condition=Q(answered_at__isnull=True),
                 name="one_open_judge_call_per_table",
             ),
+            models.UniqueConstraint(
+                fields=["match"],
+                condition=Q(answered_at__isnull=True),
+                name="one_open_judge_call_per_match",
+            ),
+            models.CheckConstraint(
+                condition=(Q(table__isnull=False) & Q(match__isnull=True))
+                | (Q(table__isnull=True) & Q(match__isnull=False)),
+                name="judge_call_to_a_table_or_a_match",
+            ),
             models.CheckConstraint(
                 condition=Q(called_by_entry__isnull=True) | Q(called_by_user__isnull=True),
                 name="judge_call_one_caller",
@@ -66,7 +82,7 @@ class JudgeCall(models.Model):
 
     def __str__(self) -> str:
         state = "answered" if self.answered_at else "open"
-        return f"judge call to {self.table} ({state})"
+        return f"judge call to {self.table or self.match} ({state})"
 
     @property
     def is_open(self) -> bool:

@@ -237,10 +237,13 @@ def match_get_for_judging(*, event_id: int, match_id: int, user) -> Match:
 
 def judge_call_get_for_judging(*, call_id: int, user) -> JudgeCall:
     """A call if ``user`` judges or directs its event (the event's check decides 403 or 404)."""
-    call = JudgeCall.objects.select_related("table__game__event").filter(pk=call_id).first()
+    call = (
+        JudgeCall.objects.select_related("table__game", "match__playoff").filter(pk=call_id).first()
+    )
     if call is None:
         raise Http404("No such call.")
-    event_get_for_judging(event_id=call.table.game.event_id, user=user)
+    event_id = call.table.game.event_id if call.table_id else call.match.playoff.event_id
+    event_get_for_judging(event_id=event_id, user=user)
     return call
 
 

@@ -25,7 +25,7 @@ import time
 
 from django.conf import settings
 from django.core.cache import caches
-from django.db.models import Count, F, OuterRef, QuerySet, Subquery
+from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery
 
 from tournaments.models import (
     CardLine,
@@ -219,6 +219,11 @@ def _public_parts(here) -> dict:
 _PUBLIC = ("v_standings", "v_entry", "v_withdrawn", *_GAMES_AND_PLAYOFF)
 
 
+def _calls_of(here) -> Q:
+    """Judge calls of the event: to its tables and to its playoff matches."""
+    return Q(table__game__event=here) | Q(match__playoff__event=here)
+
+
 def _event_row(pk: int) -> QuerySet:
     here = OuterRef("pk")
     return (
@@ -227,8 +232,8 @@ def _event_row(pk: int) -> QuerySet:
         .annotate(
             v_line=_newest(CardLine.objects.filter(seat__game__event=here), "id"),
             v_verified=_newest(Table.objects.filter(game__event=here), "verified_at"),
-            v_call=_newest(JudgeCall.objects.filter(table__game__event=here), "id"),
-            v_answered=_newest(JudgeCall.objects.filter(table__game__event=here), "answered_at"),
+            v_call=_newest(JudgeCall.objects.filter(_calls_of(here)), "id"),
+            v_answered=_newest(JudgeCall.objects.filter(_calls_of(here)), "answered_at"),
             v_checked_in=_newest(Entry.objects.filter(event=here), "checked_in_at"),
             **_public_parts(here),
         )

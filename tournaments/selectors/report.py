@@ -16,6 +16,9 @@ Its ``current`` game carries a ``state`` and the plain ``words`` for it:
 
 ``opponent_status`` says the same from the opponent's side: ``not_reported``, ``reported`` (they
 have, this player has not), ``agrees`` or ``disagrees`` (both have reported).
+
+In the playoffs ``current`` is None and ``match_state`` (``selectors.report_match``) says the
+same of the player's match.
 """
 
 from __future__ import annotations
@@ -23,14 +26,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import timedelta
 
+from django.urls import reverse
 from django.utils import timezone
 
 from scoring.games import CardLine as EngineLine
 from scoring.games import lines_reciprocal
-from tournaments.models import CardLine, Entry, Match, Notice, Seat, Table
+from tournaments.models import CardLine, Entry, Event, Match, Notice, Seat, Table
 from tournaments.selectors.compiled import Compiled
 from tournaments.selectors.events import event_scoring_settings
 from tournaments.selectors.playoffs import entry_current_match
+from tournaments.selectors.report_match import MatchState, Settlement, match_state
 from tournaments.selectors.results import CardRow, RunningCard, entry_card, report_refusal
 
 Source = CardLine.Source
@@ -44,25 +49,6 @@ NOTICES_SHOWN_FOR = timedelta(minutes=30)
 # The page shows the newest three not yet seen or from the last half hour; a player has a few
 # notices in a weekend (reminders, the cut), so they are read whole and chosen here.
 _NOTICES = Compiled(lambda entry_id: Notice.objects.filter(entry_id=entry_id), int)
-
-
-@dataclass(frozen=True)
-class Settlement:
-    """A verified line the player did not agree to themselves."""
-
-    by: str  # "a cross-checker", "a director", "ACC Rule 12.2", "the judges"
-    line: CardLine
-    reported: CardLine | None
-    reason: str
-
-    @property
-    def changed(self) -> bool:
-        mine = self.reported
-        return mine is None or (mine.game_points, mine.plus, mine.minus) != (
-            self.line.game_points,
-            self.line.plus,
-            self.line.minus,
-        )
 
 
 @dataclass(frozen=True)
@@ -90,6 +76,13 @@ class PlayerState:
     notices: list[Notice]
     match: Match | None
     withdrawn_after_game: int | None = None
+    match_state: MatchState | None = None  # the playoff match, as ``current`` for a table
+    consolation: Entry | None = None  # the player's entry in this Main's Consolation
+
+    @property
+    def consolation_page(self) -> str | None:
+        entry = self.consolation
+        return reverse("player-page", args=[entry.report_token]) if entry else None
 
     @property
     def name(self) -> str:
@@ -192,11 +185,37 @@ def player_state(*, entry: Entry) -> PlayerState:
     since = timezone.now() - NOTICES_SHOWN_FOR
     notices = [n for n in _NOTICES.rows(entry.pk) if n.seen_at is None or n.created_at >= since]
     withdrawn = entry.status == Entry.Status.WITHDRAWN
+    match = entry_current_match(entry=entry)
     return PlayerState(
         entry=entry,
-        current=_game_state(seat, card) if seat is not None else None,
+        # In the playoffs the match is what the player plays, not their last qualifying game.
+        current=_game_state(seat, card) if seat is not None and match is None else None,
         card=card.rows,
         notices=notices[:3],
-        match=entry_current_match(entry=entry),
+        match=match,
         withdrawn_after_game=(entry.withdrawn_after_game or 0) if withdrawn else None,
+        match_state=match_state(entry=entry, match=match) if match is not None else None,
+        consolation=entry_consolation(entry=entry),
+    )
+
+
+def entry_consolation(*, entry: Entry) -> Entry | None:
+    """The player's entry in the Consolation of ``entry``'s Main, once it is made (after the
+    cut: no query before, for the many polls of the qualifying round)."""
+    event = entry.event
+    if event.kind != Event.Kind.MAIN or event.stage not in (
+        Event.Stage.PLAYOFFS,
+        Event.Stage.FINISHED,
+    ):
+        return None
+    return (
+        Entry.objects.filter(
+            event__parent_id=event.pk,
+            event__kind=Event.Kind.CONSOLATION,
+            player_id=entry.player_id,
+        )
+        .exclude(status=Entry.Status.WITHDRAWN)
+        .select_related("event")
+        .order_by("event_id")
+        .first()
     )

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.contrib.auth import get_user_model
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Max, Prefetch, Q, QuerySet
 from django.utils import timezone
 
 from scoring import (
@@ -27,9 +27,10 @@ from scoring import (
     score_play,
 )
 from tournaments.errors import ServiceError
-from tournaments.models import Event, EventRole, JudgeCall, Ruling, Seat, Table
+from tournaments.models import Event, EventRole, JudgeCall, Match, Ruling, Seat, Table
 from tournaments.selectors.access import JUDGING_ROLES
 from tournaments.selectors.people import person_name, users_with_names
+from tournaments.selectors.playoffs import round_name
 
 
 def events_judged_by(*, user) -> QuerySet[Event]:
@@ -58,11 +59,13 @@ def table_seats(*, table: Table) -> list[Seat]:
 @dataclass(frozen=True)
 class OpenCall:
     call: JudgeCall
-    game: int
-    table: int
+    game: int | None  # the qualifying game; None for a playoff match
+    table: int | None  # None for a playoff match
     players: list[str]
     called_by: str
     minutes_waiting: int
+    where: str = ""  # "Table 3 · game 5", or "Playoff match: Semi-finals"
+    match: int | None = None
 
 
 def _minutes_since(moment: datetime, now: datetime) -> int:
@@ -78,26 +81,50 @@ def _caller(call: JudgeCall) -> str:
 
 
 def judge_calls_open(*, event: Event) -> list[OpenCall]:
-    """Open calls of the event, longest waiting first, in a fixed number of queries."""
+    """Open calls of the event (to tables and to playoff matches), longest waiting first, in a
+    fixed number of queries."""
     seats = Seat.objects.select_related("entry__player").order_by("position")
     calls = (
-        JudgeCall.objects.filter(table__game__event=event, answered_at__isnull=True)
-        .select_related("table__game", "called_by_entry__player", "called_by_user__player")
+        JudgeCall.objects.filter(
+            Q(table__game__event=event) | Q(match__playoff__event=event), answered_at__isnull=True
+        )
+        .select_related(
+            "table__game",
+            "match__entry_a__player",
+            "match__entry_b__player",
+            "called_by_entry__player",
+            "called_by_user__player",
+        )
         .prefetch_related(Prefetch("table__seats", queryset=seats))
         .order_by("created_at", "id")
     )
     now = timezone.now()
-    return [
-        OpenCall(
-            call=call,
-            game=call.table.game.number,
-            table=call.table.number,
-            players=[seat.entry.name for seat in call.table.seats.all()],
-            called_by=_caller(call),
-            minutes_waiting=_minutes_since(call.created_at, now),
-        )
-        for call in calls
-    ]
+    rounds = Match.objects.filter(playoff__event=event).aggregate(last=Max("round"))["last"]
+    return [_open_call(call, now, rounds) for call in calls]
+
+
+def _open_call(call: JudgeCall, now: datetime, rounds: int | None) -> OpenCall:
+    common = {
+        "call": call,
+        "called_by": _caller(call),
+        "minutes_waiting": _minutes_since(call.created_at, now),
+    }
+    if call.match_id is not None:
+        match = call.match
+        players = [e.name for e in (match.entry_a, match.entry_b) if e is not None]
+        name = round_name(match.round, rounds or match.round)
+        return OpenCall(
+            **common, game=None, table=None, players=players, where=f"Playoff match: {name}",
+            match=match.pk,
+        )  # fmt: skip
+    table = call.table
+    return OpenCall(
+        **common,
+        game=table.game.number,
+        table=table.number,
+        players=[seat.entry.name for seat in table.seats.all()],
+        where=f"Table {table.number} · game {table.game.number}",
+    )
 
 
 def judge_call_open_for_table(*, table: Table) -> JudgeCall | None:

@@ -54,6 +54,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from tournaments.core.clubs import club_key
+from tournaments.core.playoff_lengths import lengths_from_rounds
 from tournaments.errors import ServiceError
 from tournaments.models import Club, ClubAward, Entry, Event, EventRole, Player
 from tournaments.presets import PRESETS
@@ -203,6 +204,8 @@ class _Restore(PlayRows):
             row = checks.row(data[part], f"event.{part}", names)
             for name, value in checks.values(Event, row, names, f"event.{part}").items():
                 setattr(event, name, value)
+        if isinstance(event.playoff_best_of, list):  # a backup from before lengths had names
+            event.playoff_best_of = lengths_from_rounds(event.playoff_best_of, None)
         with checks.at("event.settings"):
             event_settings_check({name: getattr(event, name) for name in Event.SETTINGS})
         with checks.at("event.money"):

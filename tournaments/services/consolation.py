@@ -5,7 +5,10 @@
   ("non_qualifiers") or only those who were in the field for every qualifying game
   ("finishers": no late entry, no withdrawal before the last game; ``Entry.plays_in``).
 The Consolation starts from the "acc-consolation" preset, belongs to the Main (``parent``), is
-directed by the Main's directors, and has every eligible player entered and checked in.
+directed by the Main's directors, and has every eligible player entered and checked in, with
+the e-mail address and phone they gave the Main. Each of them gets a new private link: their
+Main page points to it (``selectors.player_state``), and those with an address are e-mailed it
+(``consolation_emails``).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from django.db import transaction
 from tournaments.errors import ServiceError
 from tournaments.models import Entry, Event, EventRole, Playoff, PlayoffSeed
 from tournaments.services.audit import Kind, audit_record
+from tournaments.services.consolation_emails import consolation_links_request
 from tournaments.services.events import event_create_unaudited, settings_state
 
 PRESET = "acc-consolation"
@@ -70,10 +74,7 @@ def consolation_create(*, main_event: Event, user) -> Event:
         [EventRole(event=consolation, user_id=d.user_id, role=d.role) for d in directors]
     )
     entries = Entry.objects.bulk_create(
-        [
-            Entry(event=consolation, player_id=e.player_id, status=Entry.Status.CHECKED_IN)
-            for e in consolation_eligible(main_event=main_event)
-        ]
+        [_entry(consolation, e) for e in consolation_eligible(main_event=main_event)]
     )
     audit_record(
         event=consolation,
@@ -84,7 +85,19 @@ def consolation_create(*, main_event: Event, user) -> Event:
         "entered and checked in",
         after=settings_state(consolation),
     )
+    consolation_links_request(consolation=consolation, user=user)
     return consolation
+
+
+def _entry(consolation: Event, main_entry: Entry) -> Entry:
+    """A Consolation entry for the Main's ``main_entry``, with the contact given the Main."""
+    return Entry(
+        event=consolation,
+        player_id=main_entry.player_id,
+        status=Entry.Status.CHECKED_IN,
+        email=main_entry.email,
+        phone=main_entry.phone,
+    )
 
 
 def consolation_sync_entries(*, main_event: Event) -> None:
@@ -94,7 +107,7 @@ def consolation_sync_entries(*, main_event: Event) -> None:
     consolation = consolation_of(main_event=main_event)
     if consolation is None:
         return
-    eligible = {e.player_id for e in consolation_eligible(main_event=main_event)}
+    eligible = {e.player_id: e for e in consolation_eligible(main_event=main_event)}
     entries = {e.player_id: e for e in consolation.entries.all()}
     for player_id, entry in entries.items():
         if player_id not in eligible and entry.status != Entry.Status.WITHDRAWN:
@@ -105,6 +118,6 @@ def consolation_sync_entries(*, main_event: Event) -> None:
             continue
         entry.save(update_fields=["status", "withdrawn_after_game"])
     Entry.objects.bulk_create(
-        Entry(event=consolation, player_id=p, status=Entry.Status.CHECKED_IN)
-        for p in sorted(eligible - set(entries))
+        _entry(consolation, eligible[p]) for p in sorted(set(eligible) - set(entries))
     )
+    consolation_links_request(consolation=consolation)

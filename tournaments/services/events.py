@@ -13,6 +13,7 @@ from django.db import transaction
 from scoring.games import CardLine, CardLineError, ScoringSettings, validate_card_line
 from tournaments.core.judging import ACC_PANEL
 from tournaments.core.pairing import schedule_feasibility
+from tournaments.core.playoff_lengths import lengths_of, lengths_problem
 from tournaments.errors import ServiceError
 from tournaments.models import Entry, Event, EventRole
 from tournaments.presets import PRESETS
@@ -49,15 +50,9 @@ def event_settings_check(values: dict[str, Any]) -> None:
             field="sit_out_game_points",
             code="sit_out_result",
         ) from None
-    best_of = values["playoff_best_of"]
-    if not isinstance(best_of, list) or any(
-        not isinstance(n, int) or n < 1 or n % 2 == 0 for n in best_of
-    ):
-        raise ServiceError(
-            "Playoff matches are best of an odd number of games, e.g. [3] or [3, 5, 7].",
-            field="playoff_best_of",
-            code="odd_best_of",
-        )
+    problem = lengths_problem(values["playoff_best_of"])
+    if problem:
+        raise ServiceError(problem, field="playoff_best_of", code="odd_best_of")
 
 
 @transaction.atomic
@@ -98,6 +93,7 @@ def event_create_unaudited(*, user, name: str, preset: str, **fields: Any) -> Ev
     event_settings_check(
         {key: values.get(key, getattr(Event, key, None)) for key in Event.SETTINGS}
     )
+    values["playoff_best_of"] = lengths_of(values.get("playoff_best_of"))
     event = Event.objects.create(
         name=name, preset=preset, kind=values.pop("kind", chosen.kind), created_by=user, **values
     )
@@ -132,6 +128,7 @@ def event_update_settings(*, event: Event, user, **changes: Any) -> Event:
         setattr(event, key, value)
     event_settings_check({key: getattr(event, key) for key in Event.SETTINGS})
     _check_judges_setting(event)
+    event.playoff_best_of = lengths_of(event.playoff_best_of)
     if event.stage == Event.Stage.QUALIFYING:
         _check_schedule(event)
     event.save()

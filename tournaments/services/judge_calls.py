@@ -1,7 +1,8 @@
-"""Calling judges to a table.
+"""Calling judges to a table, or to a playoff match.
 
-A player calls judges to their own table from their private link (a director may call them to
-any table); a table has one open call at a time, until a judge answers it.
+A player calls judges to their own table, or their own match, from their private link (a
+director may call them to any table); a table or a match has one open call at a time, until a
+judge answers it. A match may call judges while it is being played, between its games too.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from tournaments.errors import ServiceError
-from tournaments.models import EventRole, Game, JudgeCall, Table
+from tournaments.models import EventRole, Game, JudgeCall, Match, Table
 from tournaments.selectors.access import event_roles
 from tournaments.services.audit import Kind, audit_record
 
@@ -76,6 +77,36 @@ def judge_call_create(*, table: Table, entry=None, user=None) -> JudgeCall:
 
 
 @transaction.atomic
+def judge_call_to_match(*, match: Match, entry) -> JudgeCall:
+    """A player of ``match`` calls judges to it (during a game or between games)."""
+    match = Match.objects.select_for_update(of=("self",)).get(pk=match.pk)
+    if entry.pk not in (match.entry_a_id, match.entry_b_id):
+        raise ServiceError(
+            "You can call judges only to your own match.", field="match", code="not_your_match"
+        )
+    if match.status not in (Match.Status.READY, Match.Status.PLAYING):
+        raise ServiceError(
+            f"The match is {match.get_status_display().lower()}: there is no game to call "
+            "judges to. Ask the director if something is wrong.",
+            field="match",
+            code="not_in_play",
+        )
+    if match.judge_calls.filter(answered_at__isnull=True).exists():
+        raise ServiceError(
+            "Judges are already called to your match; they are on their way.",
+            field="match",
+            code="already_called",
+        )
+    try:
+        with transaction.atomic():
+            return JudgeCall.objects.create(match=match, called_by_entry=entry)
+    except IntegrityError:
+        raise ServiceError(
+            "Judges are already called to your match.", field="match", code="already_called"
+        ) from None
+
+
+@transaction.atomic
 def judge_call_answer(*, call: JudgeCall, user) -> JudgeCall:
     """A judge takes the call: it leaves the list of open calls."""
     locked = JudgeCall.objects.select_for_update(of=("self",)).select_related("answered_by")
@@ -86,6 +117,16 @@ def judge_call_answer(*, call: JudgeCall, user) -> JudgeCall:
     call.answered_at = timezone.now()
     call.answered_by = user
     call.save(update_fields=["answered_at", "answered_by"])
+    if call.match_id is not None:
+        match = Match.objects.select_related("playoff__event").get(pk=call.match_id)
+        audit_record(
+            event=match.playoff.event,
+            actor=user,
+            kind=Kind.RULINGS,
+            action="judge_call_answer",
+            summary=f"Call to the playoff match {match} answered",
+        )
+        return call
     table = Table.objects.select_related("game__event").get(pk=call.table_id)
     audit_record(
         event=table.game.event,

@@ -20,6 +20,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from tournaments.core.bracket import Bracket, build_bracket, cut_for, rederive
+from tournaments.core.playoff_lengths import best_of_for
 from tournaments.errors import Blocked, ServiceError
 from tournaments.models import (
     Entry,
@@ -39,13 +40,10 @@ from tournaments.services.ledger import ledger_refresh_request
 from tournaments.services.ratings import ratings_request
 from tournaments.services.standings import standings_snapshot_now
 
-DEFAULT_BEST_OF = 5
 
-
-def best_of_for_round(*, event: Event, round: int) -> int:
-    """Games in a match of ``round``: the event's list by round, the last value repeating."""
-    per_round = list(event.playoff_best_of or []) or [DEFAULT_BEST_OF]
-    return int(per_round[min(round, len(per_round)) - 1])
+def best_of_for_round(*, event: Event, round: int, rounds: int) -> int:
+    """Games in a match of ``round`` of ``rounds``: the event's lengths by name, from the final."""
+    return best_of_for(event.playoff_best_of, round, rounds)
 
 
 def _standings_for_cut(event: Event):
@@ -152,7 +150,9 @@ def _create_matches(playoff: Playoff, bracket: Bracket) -> None:
     now = timezone.now()
     rows = []
     for matches in bracket.matches:
-        best_of = best_of_for_round(event=playoff.event, round=matches[0].round)
+        best_of = best_of_for_round(
+            event=playoff.event, round=matches[0].round, rounds=len(bracket.matches)
+        )
         for m in matches:
             rows.append(
                 Match(

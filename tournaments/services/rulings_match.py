@@ -9,6 +9,7 @@ reported game. Each write holds the match row's lock.
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils import timezone
 
 from tournaments.models import Match, MatchLine, Ruling
 from tournaments.services.playoffs_corrections import match_game_settle
@@ -49,6 +50,9 @@ def ruling_record_in_match(
         hand_number=hand_number,
         figures=figures,
     )
+    match.judge_calls.filter(answered_at__isnull=True).update(
+        answered_at=timezone.now(), answered_by=entered_by
+    )  # the judges came: the match's call is answered, as a table's is by its ruling
     if outcome.lines is not None:
         winner = outcome.winner
         loser = outcome.offender if winner is outcome.opponent else outcome.opponent

@@ -27,6 +27,7 @@ from tournaments.selectors.access import (
 from tournaments.selectors.events import event_judges_needed
 from tournaments.selectors.live import event_version
 from tournaments.selectors.people import person_name
+from tournaments.selectors.playoffs import entry_current_match
 from tournaments.selectors.results import entry_current_seat
 from tournaments.selectors.rulings import (
     count_hand,
@@ -37,7 +38,11 @@ from tournaments.selectors.rulings import (
     rulings_of_event,
     table_seats,
 )
-from tournaments.services.judge_calls import judge_call_answer, judge_call_create
+from tournaments.services.judge_calls import (
+    judge_call_answer,
+    judge_call_create,
+    judge_call_to_match,
+)
 from tournaments.services.rulings import ruling_preview, ruling_record
 from tournaments.services.rulings_match import ruling_record_in_match
 from tournaments.services.rulings_outcome import MatchSide
@@ -171,12 +176,16 @@ def judge_page(request, event_id: int):
 @require_POST
 def judge_call_answer_view(request, call_id: int):
     call = judge_call_get_for_judging(call_id=call_id, user=request.user)
-    table = call.table
+    table, match = call.table, call.match
+    event_id = table.game.event_id if table is not None else match.playoff.event_id
     try:
         judge_call_answer(call=call, user=request.user)
     except ServiceError as exc:
         messages.error(request, exc.message)
-        return redirect("judge-page", event_id=table.game.event_id)
+        return redirect("judge-page", event_id=event_id)
+    if match is not None:
+        messages.success(request, "You are answering the call to a playoff match.")
+        return redirect("match-ruling-form", event_id=event_id, match_id=match.pk)
     messages.success(
         request, f"You are answering table {table.number} of game {table.game.number}."
     )
@@ -254,8 +263,11 @@ def ruling_list(request, event_id: int):
 
 @require_POST
 def player_call_judge(request, token: str):
-    """The "Call a judge" button on a player's page: judges to the player's current table."""
+    """The "Call a judge" button on a player's page: judges to the player's current table, or
+    to their playoff match (the button of a match posts ``match``)."""
     entry = entry_get_by_token(token=token)
+    if "match" in request.POST:
+        return _call_to_match(request, entry, token)
     seat = entry_current_seat(entry=entry)
     posted = request.POST.get("table", "")
     if seat is None or seat.table_id is None:
@@ -277,6 +289,24 @@ def player_call_judge(request, token: str):
                 f"Judges are called to table {seat.table.number}. Stay at your table and do "
                 "not move the pegs; a judge is on the way.",
             )
+    return redirect("player-page", token=token)
+
+
+def _call_to_match(request, entry, token: str):
+    match = entry_current_match(entry=entry)
+    if match is None:
+        messages.error(request, "You have no playoff match, so there is no game to call judges to.")
+        return redirect("player-page", token=token)
+    try:
+        judge_call_to_match(match=match, entry=entry)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(
+            request,
+            "Judges are called to your match. Stay where you play and do not move the pegs; a "
+            "judge is on the way.",
+        )
     return redirect("player-page", token=token)
 
 

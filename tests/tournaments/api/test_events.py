@@ -23,7 +23,8 @@ class TestCreate:
         body = response.json()
         assert body["preset"] == "acc-consolation" and body["kind"] == "consolation"
         assert body["qualifying_games"] == 10  # the override
-        assert body["playoff_best_of"] == [3] and body["target_score"] == 121  # the preset's
+        assert body["playoff_best_of"] == {"every": 3, "semi": None, "final": None}  # the preset's
+        assert body["target_score"] == 121
         assert body["created_by"] == director.pk
         assert body["sanctioned"] is False and body["published"] is False  # the ACC office's
         event = Event.objects.get(pk=body["id"])
@@ -112,25 +113,32 @@ class TestSettings:
         event = EventFactory(director=director)
         response = api.patch(
             f"/api/v1/events/{event.pk}/",
-            {"qualifying_games": 7, "muggins": True, "playoff_best_of": [3, 5]},
+            {"qualifying_games": 7, "muggins": True, "playoff_best_of": {"every": 3, "final": 5}},
         )
         assert response.status_code == 200, response.json()
         event.refresh_from_db()
-        assert (event.qualifying_games, event.muggins, event.playoff_best_of) == (7, True, [3, 5])
+        assert (event.qualifying_games, event.muggins, event.playoff_best_of) == (
+            7,
+            True,
+            {"every": 3, "semi": None, "final": 5},
+        )
         assert event.target_score == 121  # untouched: PATCH changes only what it names
 
     def test_field_rules_are_named(self, api, director):
         event = EventFactory(director=director)
         response = api.patch(
-            f"/api/v1/events/{event.pk}/", {"target_score": 500, "playoff_best_of": [4]}
+            f"/api/v1/events/{event.pk}/", {"target_score": 500, "playoff_best_of": {"every": 4}}
         )
         assert response.status_code == 400
         [error] = response.json()["errors"]
         assert (error["field"], error["code"]) == ("target_score", "max_value")
-        even = api.patch(f"/api/v1/events/{event.pk}/", {"playoff_best_of": [4]})
+        even = api.patch(f"/api/v1/events/{event.pk}/", {"playoff_best_of": {"every": 4}})
         assert even.json()["errors"][0]["code"] == "odd_best_of"
+        assert "Every round: best of 4 is not allowed" in even.json()["errors"][0]["message"]
+        by_round = api.patch(f"/api/v1/events/{event.pk}/", {"playoff_best_of": [3, 5]})
+        assert by_round.status_code == 400 and '"final"' in by_round.json()["errors"][0]["message"]
         event.refresh_from_db()
-        assert event.target_score == 121 and event.playoff_best_of == [3]
+        assert event.target_score == 121 and event.playoff_best_of["every"] == 3
 
     def test_settings_are_fixed_once_play_started(self, api, make_event, pair):
         event = make_event(6, qualifying_games=3)

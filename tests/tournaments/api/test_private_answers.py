@@ -29,7 +29,7 @@ def _on_commit():
 def match() -> Match:
     """A playoff semi-final of best of 3, nothing reported yet: 8 players, 3 games played."""
     event = EventFactory(
-        preset="acc-main", qualifying_games=3, qualifier_ratio=2, playoff_best_of=[3]
+        preset="acc-main", qualifying_games=3, qualifier_ratio=2, playoff_best_of={"every": 3}
     )
     entries = EntryFactory.create_batch(8, event=event)
     director = event.created_by

@@ -159,6 +159,7 @@ NOT_STAFF_ACTIONS = {
     "clean_acc_number": "checks a value",
     "clean_email": "checks a value",
     "clean_name": "checks a value",
+    "clean_play_date": "checks a value",
     "clean_phone": "checks a value",
     "has_control_characters": "checks a value",
     "player_merge": "an administrator's; PlayerMerge is its record, so it can be undone",
@@ -186,6 +187,9 @@ NOT_STAFF_ACTIONS = {
     "ratings_request": "starts the ratings job after a finished event",
     "ratings_update_event": "the ratings job's work",
     "table_emails_request": "part of publishing a game, recorded by game_publish",
+    "judge_call_to_match": "a player's own call, not a staff action: the call is its record",
+    "consolation_links_request": "part of making the Consolation, recorded by consolation_create",
+    "consolation_links_send": "the e-mail job's work: Entry.link_emailed_at is its record",
     "table_emails_send": "the e-mail job's work: TableEmail is its record, not the history",
 }
 
@@ -296,7 +300,7 @@ def _paired_next(w):
 
 
 def _decided_semi_game(w):
-    event = w.cut(playoff_best_of=[3])
+    event = w.cut(playoff_best_of={"every": 3})
     semi = w.semi(event)
     from tournaments.services.playoffs_matches import match_game_report
 

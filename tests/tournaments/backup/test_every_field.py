@@ -34,7 +34,8 @@ SECTIONS = {
     m.ClubAward: fmt.CLUB_AWARD,
 }
 EXTRA = {
-    m.Entry: set(fmt.TOKEN_FIELDS),  # only when the director asks
+    # Tokens only when the director asks; the Consolation's link e-mail is this database's mail.
+    m.Entry: {*fmt.TOKEN_FIELDS, "link_emailed_at"},
     m.Seat: {"game", "entry", "table", "position"},  # a game's seats, written by hand
     m.StandingsSnapshot: {"rows", "cut_tie"},  # entry ids turned into keys by hand
     # The record's own contact and account are the person's, not the event's: a backup carries

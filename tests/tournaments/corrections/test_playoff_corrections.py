@@ -23,7 +23,7 @@ pytestmark = pytest.mark.django_db
 def semi_decided(qualified_event):
     """12 players, 3 qualifiers: seed 1 has a bye to the final; the semi (seeds 2 v 3, best of
     3) is won 2-0 by seed 2, who now waits in the final."""
-    event = qualified_event(12, 5, playoff_best_of=[3])
+    event = qualified_event(12, 5, playoff_best_of={"every": 3})
     playoff_build(event_id=event.pk)
     playoff = Playoff.objects.get(event=event)
     semi = Match.objects.get(playoff=playoff, round=1, slot=1)
@@ -86,7 +86,7 @@ def test_a_change_that_a_later_match_depends_on_is_refused(semi_decided):
 
 
 def test_a_correction_that_leaves_games_after_the_decision_is_refused(qualified_event):
-    event = qualified_event(12, 5, playoff_best_of=[5])
+    event = qualified_event(12, 5, playoff_best_of={"every": 5})
     playoff_build(event_id=event.pk)
     semi = Match.objects.get(playoff__event=event, round=1, slot=1)
     a, b = semi.entry_a, semi.entry_b

@@ -1,5 +1,6 @@
 """The event settings page in plain words: sections, playoff lengths as choices mapped to the
-stored per-round list, the preset's name, a games hint from the field, the publish reminder."""
+stored lengths by name (every round, semi-finals, final), the preset's name, a games hint from
+the field, the publish reminder."""
 
 from __future__ import annotations
 
@@ -10,15 +11,9 @@ import pytest
 from rest_framework.test import APIClient
 
 from tests.factories import EventFactory, PlayerFactory, UserFactory
-from tournaments.forms import (
-    BEST_OF_FIELDS,
-    EventSettingsForm,
-    best_of_list,
-    best_of_read,
-    playoff_rounds,
-)
+from tournaments.core.playoff_lengths import best_of_for
+from tournaments.forms import BEST_OF_FIELDS, EventSettingsForm, playoff_rounds
 from tournaments.models import Entry, Event
-from tournaments.services.playoffs import best_of_for_round
 
 pytestmark = pytest.mark.django_db
 REMINDER = "cannot see this event until you publish it"
@@ -57,31 +52,20 @@ def _form(client, event, **changes):
     return {**data, **changes}
 
 
-def _lengths(per_round, rounds):
-    return [best_of_for_round(event=Event(playoff_best_of=per_round), round=r) for r in rounds]
+def _lengths(lengths, rounds):
+    """Each round's length in a bracket of ``rounds`` rounds."""
+    return [best_of_for(lengths, r, rounds) for r in range(1, rounds + 1)]
 
 
 @pytest.mark.parametrize("rounds", range(1, 7))
-def test_every_choice_means_the_same_to_the_bracket(rounds):
-    """Whatever the three choices, each round of a bracket of ``rounds`` rounds gets the length
-    chosen for it, and reading the stored list gives the choices back."""
+def test_every_choice_means_the_same_to_any_bracket(rounds):
+    """Whatever the three choices, the final and the semi-finals of a bracket of any size get
+    the length chosen for them, and every other round the length for every round."""
     overrides = (None, *LENGTHS)
     for every, semi, final in product(LENGTHS, overrides, overrides):
-        if semi is not None and rounds < 2:
-            continue  # the form refuses a semi-final length without semi-finals
-        per_round = best_of_list(every, semi, final, rounds)
-        wanted = [every] * (rounds - 2) + [semi or every, final or every][-rounds:]
-        assert _lengths(per_round, range(1, rounds + 1)) == wanted
-        read = best_of_read(Event(playoff_best_of=per_round), rounds)
-        assert not read.custom
-        again = best_of_list(read.every, read.semi, read.final, rounds)
-        assert _lengths(again, range(1, rounds + 1)) == wanted
-
-
-def test_one_length_for_every_round_is_right_for_any_bracket():
-    assert best_of_list(5, None, None, None) == [5]
-    assert best_of_list(5, 5, 5, 4) == [5]
-    assert _lengths(best_of_list(3, None, None, 3), range(1, 9)) == [3] * 8
+        lengths = {"every": every, "semi": semi, "final": final}
+        wanted = ([every] * (rounds - 2) + [semi or every, final or every])[-rounds:]
+        assert _lengths(lengths, rounds) == wanted
 
 
 def test_bracket_rounds_follow_the_cut():
@@ -96,8 +80,8 @@ def test_all_rounds_5_with_a_final_of_7_round_trips(client, director):
     response = client.post(_url(event), _form(client, event, best_of_final="7"))
     assert response.status_code == 302
     event.refresh_from_db()
-    assert event.playoff_best_of == [5, 5, 7]
-    assert _lengths(event.playoff_best_of, (1, 2, 3)) == [5, 5, 7]
+    assert event.playoff_best_of == {"every": 5, "semi": None, "final": 7}
+    assert _lengths(event.playoff_best_of, 3) == [5, 5, 7]
     form = client.get(_url(event)).context["form"]
     assert [form[name].value() for name in BEST_OF_FIELDS] == [5, None, 7]
     assert "played in 3 rounds" in client.get(_url(event)).content.decode()
@@ -108,33 +92,38 @@ def test_semis_and_final_of_their_own(client, director):
     data = _form(client, event, best_of_all="3", best_of_semi="5", best_of_final="7")
     assert client.post(_url(event), data).status_code == 302
     event.refresh_from_db()
-    assert event.playoff_best_of == [3, 3, 3, 5, 7]
+    assert event.playoff_best_of == {"every": 3, "semi": 5, "final": 7}
+    assert _lengths(event.playoff_best_of, 5) == [3, 3, 3, 5, 7]
     back = _form(client, event, best_of_semi="", best_of_final="")
     assert client.post(_url(event), back).status_code == 302
     event.refresh_from_db()
-    assert event.playoff_best_of == [3]
+    assert event.playoff_best_of == {"every": 3, "semi": None, "final": None}
 
 
-def test_a_list_the_choices_cannot_show_is_kept_unless_a_length_changes(client, director):
-    event = _event(director, 17, preset="acc-main", qualifier_ratio=2)  # 9 qualify: 4 rounds
-    Event.objects.filter(pk=event.pk).update(playoff_best_of=[3, 5, 7])
-    page = client.get(_url(event)).content.decode()
-    assert "round 1 best of 3, round 2 best of 5, from round 3 best of 7" in page
-    assert client.post(_url(event), _form(client, event, name="Renamed")).status_code == 302
+def test_a_final_of_7_stays_7_when_the_field_shrinks(client, director):
+    """Chosen with 17 entrants (5 qualify: 3 rounds); four withdraw before the cut (13: 4
+    qualify, 2 rounds): the final is still best of 7, and the page still shows it."""
+    event = _event(director, 17, preset="acc-main")
+    assert client.post(_url(event), _form(client, event, best_of_final="7")).status_code == 302
+    gone = event.entries.order_by("pk")[:4].values_list("pk", flat=True)
+    Entry.objects.filter(pk__in=list(gone)).update(status=Entry.Status.WITHDRAWN)
     event.refresh_from_db()
-    assert (event.name, event.playoff_best_of) == ("Renamed", [3, 5, 7])
-    assert client.post(_url(event), _form(client, event, best_of_all="5")).status_code == 302
-    event.refresh_from_db()
-    assert _lengths(event.playoff_best_of, (1, 2, 3, 4)) == [5, 5, 7, 7]
+    assert playoff_rounds(13, 4) == 2
+    assert best_of_for(event.playoff_best_of, 2, 2) == 7
+    assert best_of_for(event.playoff_best_of, 1, 2) == 5
+    form = client.get(_url(event)).context["form"]
+    assert [form[name].value() for name in BEST_OF_FIELDS] == [5, None, 7]
 
 
-def test_a_new_qualifier_ratio_keeps_the_final_its_length(client, director):
+def test_a_larger_field_leaves_the_semi_finals_alone(client, director):
+    """Final best of 7 chosen with 8 qualifiers; with 16 the semi-finals are still best of 5."""
     event = _event(director, 30, preset="acc-main")
     client.post(_url(event), _form(client, event, best_of_final="7"))
     data = _form(client, event, qualifier_ratio="2")  # 15 qualify: 4 rounds
     assert client.post(_url(event), data).status_code == 302
     event.refresh_from_db()
-    assert _lengths(event.playoff_best_of, (1, 2, 3, 4)) == [5, 5, 5, 7]
+    assert _lengths(event.playoff_best_of, 4) == [5, 5, 5, 7]
+    assert _lengths(event.playoff_best_of, 5) == [5, 5, 5, 5, 7]
 
 
 def test_json_is_no_longer_asked(client, director):
@@ -221,35 +210,43 @@ def test_a_final_length_without_playoffs_is_refused_next_to_the_field(client, di
     assert "This event has no playoffs" in _error_next_to(page, "best_of_final")
     assert "Nothing was saved" in page
     event.refresh_from_db()
-    assert (event.name, event.qualifier_ratio, event.playoff_best_of) == ("Spring Open", 4, [5])
+    assert (event.name, event.qualifier_ratio, event.playoff_best_of["final"]) == (
+        "Spring Open",
+        4,
+        None,
+    )
 
 
-def test_a_semi_final_length_before_anyone_entered_is_refused(client, director):
+def test_a_semi_final_length_before_anyone_entered_is_kept(client, director):
+    """Stored by name, a semi-final length needs no bracket yet: it is kept, not dropped."""
     event = _event(director, preset="acc-main")
     response = client.post(_url(event), _form(client, event, best_of_semi="7"))
-    assert response.status_code == 400
-    message = _error_next_to(response.content.decode(), "best_of_semi")
-    assert "enter the players first" in message
+    assert response.status_code == 302
     event.refresh_from_db()
-    assert event.playoff_best_of == [5]
+    assert event.playoff_best_of == {"every": 5, "semi": 7, "final": None}
 
 
-def test_a_bracket_without_semi_finals_refuses_a_semi_final_length(client, director):
-    event = _event(director, 6, preset="acc-main")  # 2 qualify: the final only
-    response = client.post(_url(event), _form(client, event, best_of_semi="7"))
-    assert "has no semi-finals" in _error_next_to(response.content.decode(), "best_of_semi")
-
-
-def test_the_api_still_takes_the_list(director):
+def test_the_api_takes_and_shows_the_named_lengths(director):
     event = _event(director, 30, preset="acc-main")
     api = APIClient()
     api.force_authenticate(director)
-    response = api.patch(
-        f"/api/v1/events/{event.pk}/", {"playoff_best_of": [3, 5, 7]}, format="json"
-    )
-    assert response.status_code == 200 and response.json()["playoff_best_of"] == [3, 5, 7]
+    url = f"/api/v1/events/{event.pk}/"
+    lengths = {"every": 3, "semi": 5, "final": 7}
+    response = api.patch(url, {"playoff_best_of": lengths}, format="json")
+    assert response.status_code == 200 and response.json()["playoff_best_of"] == lengths
     form = EventSettingsForm(instance=Event.objects.get(pk=event.pk))
     assert [form[name].value() for name in BEST_OF_FIELDS] == [3, 5, 7]
+    for wrong, words in (
+        ({"every": 3, "quarter": 5}, "Unknown playoff round 'quarter'"),
+        ({"every": 3, "final": 6}, "The final: best of 6 is not allowed"),
+        ({"final": 7}, '"every" is needed'),
+    ):
+        refused = api.patch(url, {"playoff_best_of": wrong}, format="json")
+        assert refused.status_code == 400
+        [error] = refused.json()["errors"]
+        assert (error["field"], error["code"]) == ("playoff_best_of", "odd_best_of")
+        assert words in error["message"]
+    assert Event.objects.get(pk=event.pk).playoff_best_of == lengths
 
 
 def test_after_play_starts_the_rules_of_play_are_disabled_with_the_reason(client, event_in_play):

@@ -21,7 +21,7 @@ def _build(event, capture):
 def test_twelve_players_give_three_qualifiers_four_lines_and_one_bye(
     qualified_event, django_capture_on_commit_callbacks
 ):
-    event = qualified_event(12, 5, playoff_best_of=[3, 5])
+    event = qualified_event(12, 5, playoff_best_of={"every": 3, "final": 5})
     job = _build(event, django_capture_on_commit_callbacks)
     assert (job.kind, job.status) == ("bracket", Job.Status.SUCCEEDED), job.error
     playoff = Playoff.objects.get(event=event)
@@ -48,7 +48,7 @@ def test_twelve_players_give_three_qualifiers_four_lines_and_one_bye(
 
 
 def test_building_twice_creates_nothing_new(qualified_event, django_capture_on_commit_callbacks):
-    event = qualified_event(12, 5, playoff_best_of=[])
+    event = qualified_event(12, 5, playoff_best_of={"every": 5})
     _build(event, django_capture_on_commit_callbacks)
     again = playoff_build(event_id=event.pk)
     assert again["created"] is False
@@ -56,7 +56,7 @@ def test_building_twice_creates_nothing_new(qualified_event, django_capture_on_c
     assert PlayoffSeed.objects.count() == 3
     with pytest.raises(ServiceError, match="already built"):
         playoff_build_request(event=event, user=event.director)
-    assert Match.objects.get(round=1, slot=1).best_of == 5  # the default without a setting
+    assert Match.objects.get(round=1, slot=1).best_of == 5  # the length chosen for every round
 
 
 def test_refused_while_a_game_is_open(qualified_event):

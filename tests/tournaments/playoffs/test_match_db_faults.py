@@ -15,7 +15,7 @@ pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 @pytest.fixture
 def semi(qualified_event):
-    event = qualified_event(12, 5, playoff_best_of=[1])
+    event = qualified_event(12, 5, playoff_best_of={"every": 1})
     playoff_build(event_id=event.pk)
     yield Match.objects.get(playoff=Playoff.objects.get(event=event), round=1, slot=1)
     connection.close()  # a test may leave its connection ended: the cleanup opens a new one

@@ -35,7 +35,7 @@ def _play(match, winner, loser, spread=12):
 
 
 def test_reports_decide_the_match_and_the_final_crowns_the_champion(bracket):
-    event, playoff = bracket(playoff_best_of=[3])
+    event, playoff = bracket(playoff_best_of={"every": 3})
     semi = Match.objects.get(playoff=playoff, round=1, slot=1)
     a, b = semi.entry_a, semi.entry_b
     match_game_report(match=semi, entry=a, won=True, spread=40)
@@ -92,7 +92,7 @@ def test_loser_deals_first_in_the_next_game(bracket):
 
 
 def test_disagreeing_cards_are_flagged_and_a_director_corrects_them(bracket):
-    event, playoff = bracket(playoff_best_of=[3])
+    event, playoff = bracket(playoff_best_of={"every": 3})
     semi = Match.objects.get(playoff=playoff, round=1, slot=1)
     a, b = semi.entry_a, semi.entry_b
     match_game_report(match=semi, entry=a, won=True, spread=20)
@@ -125,7 +125,7 @@ def test_disagreeing_cards_are_flagged_and_a_director_corrects_them(bracket):
 
 
 def test_no_show_clock_forfeits_a_game_at_5_minutes_then_every_15(bracket):
-    _, playoff = bracket(playoff_best_of=[5])
+    _, playoff = bracket(playoff_best_of={"every": 5})
     semi = Match.objects.get(playoff=playoff, round=1, slot=1)
     present, absent = semi.entry_a, semi.entry_b
     start = timezone.now() - timedelta(hours=2)

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def built(qualified_event):
-    event = qualified_event(12, 5, playoff_best_of=[3])
+    event = qualified_event(12, 5, playoff_best_of={"every": 3})
     playoff_build(event_id=event.pk)
     Event.objects.filter(pk=event.pk).update(published=True)
     return event, Match.objects.get(playoff__event=event, round=1, slot=1)
@@ -81,6 +81,22 @@ def test_the_bracket_page_and_api_show_seeds_players_and_scores(built, client):
     assert client.get(reverse("playoff-bracket", args=[event.pk])).status_code == 404
 
 
+def test_a_decided_match_puts_the_winners_score_first(built, client):
+    """The lower line (seed 3) wins 2-0: "won 2–0" on the bracket and the match page, never
+    "won 0–2" (issue 22, item 16)."""
+    event, semi = built
+    for _ in range(2):
+        match_game_report(match=semi, entry=semi.entry_a, won=False, spread=9)
+        match_game_report(match=semi, entry=semi.entry_b, won=True, spread=9)
+    html = client.get(reverse("playoff-bracket", args=[event.pk])).content.decode()
+    winner = semi.entry_b.player.name
+    assert f'{winner} won <span class="score-figures">2–0</span>' in html
+    assert "0–2" not in html
+    client.force_login(event.director)
+    detail = client.get(reverse("match-detail", args=[event.pk, semi.pk])).content.decode()
+    assert 'games <strong class="score-figures">2–0</strong>' in detail
+
+
 def test_the_bracket_page_reads_the_matches_in_a_fixed_number_of_queries(
     built, client, django_assert_max_num_queries
 ):
@@ -139,7 +155,7 @@ def test_players_report_from_their_private_link(built, client):
     url = reverse("player-match-report", args=[a.report_token])
     preview = client.post(url, {"result": "won", "margin": 12})
     assert preview.status_code == 200 and "A win by 12: 2 game points" in preview.content.decode()
-    assert "Save this game" in preview.content.decode() and not MatchLine.objects.exists()
+    assert "Save game 1" in preview.content.decode() and not MatchLine.objects.exists()
     answer = client.post(url, {"result": "won", "margin": 12, "confirm": "1"})
     assert answer.status_code == 302 and MatchLine.objects.count() == 1
     ask = _api().post(
@@ -163,7 +179,7 @@ def test_players_report_from_their_private_link(built, client):
 def test_the_player_include_shows_score_dealer_and_form(built):
     from django.template.loader import render_to_string
 
-    from tournaments.selectors.playoffs import entry_current_match
+    from tournaments.selectors.report import player_state
 
     event, semi = built
     Event.objects.filter(pk=event.pk).update(playoff_first_deal="loser_deals")
@@ -172,10 +188,11 @@ def test_the_player_include_shows_score_dealer_and_form(built):
     match_game_report(match=semi, entry=semi.entry_b, won=True, spread=4)
     entry = semi.entry_b
     entry.refresh_from_db()
-    match = entry_current_match(entry=entry)
     html = render_to_string(
-        "tournaments/playoffs/_player_match.html", {"entry": entry, "match": match}
+        "tournaments/playoffs/_player_match.html",
+        {"entry": entry, "state": player_state(entry=entry)},
     )
-    assert "0–1" in html  # the player's own wins first
-    assert f"<strong>{entry.player.name}</strong> deals first" in html  # lost game 1
+    assert f"you 0, {semi.entry_a.player.name} 1" in html  # the player's own wins first
+    assert f"Game 2: {entry.player.name} deals first" in html  # lost game 1
+    assert f"Game 2 saved. Waiting for {semi.entry_a.player.name} to report it." in html
     assert reverse("player-match-report", args=[entry.report_token]) in html

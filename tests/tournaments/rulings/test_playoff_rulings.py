@@ -21,7 +21,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def semi(qualified_event):
     """A best-of-3 semi-final in play (seed 1 has a bye to the final), with three judges."""
-    event = qualified_event(12, 5, playoff_best_of=[3])
+    event = qualified_event(12, 5, playoff_best_of={"every": 3})
     playoff_build(event_id=event.pk)
     match = Match.objects.get(playoff=Playoff.objects.get(event=event), round=1, slot=1)
     match.director = event.director  # set on the event by the fixture, not a field

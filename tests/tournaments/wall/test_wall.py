@@ -106,7 +106,7 @@ def test_the_wall_reads_a_constant_number_of_queries_whatever_the_field(
 
 
 def test_the_playoff_wall_starts_at_the_round_in_play(qualified_event, monkeypatch):  # noqa: F811
-    event = qualified_event(16, 5, playoff_best_of=[3])  # 4 qualify: no bye
+    event = qualified_event(16, 5, playoff_best_of={"every": 3})  # 4 qualify: no bye
     playoff_build(event_id=event.pk)
     event.refresh_from_db()
     playoff = Playoff.objects.get(event=event)
@@ -128,7 +128,7 @@ def test_the_playoff_wall_starts_at_the_round_in_play(qualified_event, monkeypat
 
 
 def test_the_finished_wall_and_public_page_show_the_champion(client, qualified_event):  # noqa: F811
-    event = qualified_event(12, 5, playoff_best_of=[1])
+    event = qualified_event(12, 5, playoff_best_of={"every": 1})
     playoff_build(event_id=event.pk)
     playoff = Playoff.objects.get(event=event)
     for round_number in (1, 2):
