@@ -5,7 +5,9 @@ Modules, each defining its own terms:
 - ``cards``: cards and their notation (``Card``, ``parse_card``, ``parse_cards``).
 - ``hand``: the show, a hand or crib with the starter (``score_hand``), backed by the rank
   table in ``tables``; ``reference`` is the slow brute-force scorer the tests compare it with.
-- ``play``: the play or pegging (``score_series``, ``score_play``).
+- ``series``: one series of the play (``score_series``).
+- ``pegging``: the play for 2, 3 or 4 seats (``score_pegging``, the ``Pegging`` state).
+- ``play``: the two-player play, pone and dealer (``score_play``).
 - ``deal``: a whole deal in counting order, stopping at the target (``score_deal``).
 - ``simulate``: seeded computer games (``simulate_game``).
 - ``plausibility``: bounds on honest scores (possible show scores, most pegged per card/deal).
@@ -16,6 +18,7 @@ Modules, each defining its own terms:
 from scoring.cards import Card, CardError, format_cards, parse_card, parse_cards
 from scoring.deal import DealRecord, DealResult, ScoringEvent, score_deal
 from scoring.hand import Combination, HandScore, score_hand, spoken_count
+from scoring.pegging import IllegalOrder, PeggingResult, score_pegging
 from scoring.plausibility import (
     MAX_CARD_PEGGING,
     MAX_PEGGING_DEALER,
@@ -52,7 +55,9 @@ __all__ = [
     "DealRecord",
     "DealResult",
     "HandScore",
+    "IllegalOrder",
     "IllegalPlay",
+    "PeggingResult",
     "PlayResult",
     "PlayedCard",
     "ScoringEvent",
@@ -64,6 +69,7 @@ __all__ = [
     "parse_cards",
     "score_deal",
     "score_hand",
+    "score_pegging",
     "score_play",
     "score_series",
     "simulate_game",
