@@ -9,6 +9,8 @@ Modules, each defining its own terms:
 - ``pegging``: the play for 2, 3 or 4 seats (``score_pegging``, the ``Pegging`` state).
 - ``play``: the two-player play, pone and dealer (``score_play``).
 - ``deal``: a whole deal in counting order, stopping at the target (``score_deal``).
+- ``table_deal``: a deal for three or four seats (three-handed, four-handed, Canadian Doubles),
+  ``TableDealRecord`` and ``score_table_deal``.
 - ``simulate``: seeded computer games (``simulate_game``).
 - ``plausibility``: bounds on honest scores (possible show scores, most pegged per card/deal).
 - ``exhaustive``: every (hand, starter) pair scored at once with NumPy.
@@ -39,6 +41,7 @@ from scoring.play import (
     score_series,
 )
 from scoring.simulate import SimulatedGame, simulate_game, simulate_games
+from scoring.table_deal import TableDealRecord, TableDealResult, score_table_deal
 
 __all__ = [
     "DEALER",
@@ -63,6 +66,8 @@ __all__ = [
     "ScoringEvent",
     "SeriesScore",
     "SimulatedGame",
+    "TableDealRecord",
+    "TableDealResult",
     "format_cards",
     "is_possible_show_score",
     "parse_card",
@@ -72,6 +77,7 @@ __all__ = [
     "score_pegging",
     "score_play",
     "score_series",
+    "score_table_deal",
     "simulate_game",
     "simulate_games",
     "spoken_count",
