@@ -12,6 +12,7 @@ Modules, each defining its own terms:
 - ``table_deal``: a deal for three or four seats (three-handed, four-handed, Canadian Doubles),
   ``TableDealRecord`` and ``score_table_deal``.
 - ``simulate``: seeded computer games (``simulate_game``).
+- ``simulate_table``: seeded games for three or four players (``simulate_table_game``).
 - ``plausibility``: bounds on honest scores (possible show scores, most pegged per card/deal).
 - ``exhaustive``: every (hand, starter) pair scored at once with NumPy.
 - ``cli``: ``python -m scoring``.
@@ -41,6 +42,7 @@ from scoring.play import (
     score_series,
 )
 from scoring.simulate import SimulatedGame, simulate_game, simulate_games
+from scoring.simulate_table import SimulatedTableGame, simulate_table_game
 from scoring.table_deal import TableDealRecord, TableDealResult, score_table_deal
 
 __all__ = [
@@ -66,6 +68,7 @@ __all__ = [
     "ScoringEvent",
     "SeriesScore",
     "SimulatedGame",
+    "SimulatedTableGame",
     "TableDealRecord",
     "TableDealResult",
     "format_cards",
@@ -80,5 +83,6 @@ __all__ = [
     "score_table_deal",
     "simulate_game",
     "simulate_games",
+    "simulate_table_game",
     "spoken_count",
 ]

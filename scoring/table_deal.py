@@ -29,12 +29,12 @@ THREE_HANDED = "three_handed"
 FOUR_HANDED = "four_handed"
 CANADIAN_DOUBLES = "canadian_doubles"
 # style: (seats, cards dealt per seat, discards per seat, cards passed per seat)
-_SHAPES = {
+SHAPES = {
     THREE_HANDED: (3, (5, 5, 5), (1, 1, 1), (0, 0, 0)),
     FOUR_HANDED: (4, (5, 5, 5, 5), (1, 1, 1, 1), (0, 0, 0, 0)),
     CANADIAN_DOUBLES: (4, (10, 0, 0, 10), (2, 0, 0, 2), (4, 0, 0, 4)),
 }
-STYLES = tuple(_SHAPES)
+STYLES = tuple(SHAPES)
 
 
 def sides_of(seats: int) -> int:
@@ -68,9 +68,9 @@ class TableDealRecord:
     seats: int = field(init=False)
 
     def __post_init__(self) -> None:
-        if self.style not in _SHAPES:
+        if self.style not in SHAPES:
             raise ValueError(f"unknown style {self.style!r}; one of {', '.join(STYLES)}")
-        seats = _SHAPES[self.style][0]
+        seats = SHAPES[self.style][0]
         object.__setattr__(self, "seats", seats)
         passes = self.passes or ((),) * seats
         scores = self.scores_before or (0,) * sides_of(seats)
@@ -86,7 +86,7 @@ class TableDealRecord:
         self._check_scores()
 
     def _check_cards(self) -> None:
-        _, dealt, discards, passes = _SHAPES[self.style]
+        _, dealt, discards, passes = SHAPES[self.style]
         for name, sizes in (("dealt", dealt), ("discards", discards), ("passes", passes)):
             groups = getattr(self, name)
             if len(groups) != self.seats:
