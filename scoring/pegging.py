@@ -140,17 +140,19 @@ class Pegging:
         scored = series_points(self.series, self.count)
         points, reasons, count = scored.points, list(scored.reasons), self.count
         following = self._following(seat)
-        able = [s for s in following if self.playable(self.names[s])] if count < 31 else []
-        if able:
-            self.seat = able[0]
+        room = 31 - count
+        able = next(
+            (s for s in following if any(c.pip <= room for c in self.held[self.names[s]])), None
+        )
+        if able is not None:  # at 31 nobody can lay a card: room is 0
+            self.seat = able
         else:
             if count < 31:
                 reasons.append("last card for 1" if self.finished else "go for 1")
                 points += 1
             self.count = 0
             self.series = []
-            holding = [s for s in following if self.held[self.names[s]]]
-            self.seat = holding[0] if holding else seat
+            self.seat = next((s for s in following if self.held[self.names[s]]), seat)
         return PlayedCard(card, player, count, points, tuple(reasons), seat)
 
     def _following(self, seat: int) -> list[int]:
