@@ -128,3 +128,68 @@ def test_module_entry_point_has_no_traceback() -> None:
         cwd=REPO, capture_output=True, text=True, check=False,
     )  # fmt: skip
     assert good.returncode == 0 and good.stdout.splitlines()[-1] == "total: 29"
+
+
+PLAYS_THREE = "KC 5D 10H 5C 9D 9H 9C 8D 8H 8C 7D 7H"
+PLAYS_FOUR = "4C 2D 3H 5S 9C AC 9D 9H 9S KC KD KH KS QD JH 10S"
+PLAYS_GO = "KC 5D 10H 7D 5C 9D 9H 9C 8D 8H 8C 7H"
+THREE_SEATS = ("--seat", "KC", "5C", "9C", "8C", "--seat", "5D", "9D", "8D", "7D")
+
+
+def test_play_takes_three_hands(capsys: pytest.CaptureFixture[str]) -> None:
+    plays = PLAYS_THREE.split(" ")
+    status, out, err = run(
+        capsys, "play", *THREE_SEATS, "--seat", "10H", "9H", "8H", "7H", "--plays", *plays
+    )
+    assert status == 0 and err == ""
+    lines = out.splitlines()
+    assert lines[1] == "seat 1  5D  count 15  2 (fifteen for 2)"
+    assert lines[3] == "seat 0  5C  count 30  1 (go for 1)"
+    assert lines[-1] == "seat 0 pegs 14, seat 1 pegs 4, seat 2 pegs 5"
+
+
+def test_play_takes_four_hands_as_partners(capsys: pytest.CaptureFixture[str]) -> None:
+    hands = ("4C 9C KC AC", "2D 9D KD QD", "3H 9H KH JH", "5S 9S KS 10S")
+    seats = [token for hand in hands for token in ("--seat", *hand.split())]
+    plays = PLAYS_FOUR.split(" ")
+    status, out, _ = run(capsys, "play", *seats, "--plays", *plays)
+    assert status == 0
+    assert out.splitlines()[-2:] == [
+        "seat 0 pegs 1, seat 1 pegs 2, seat 2 pegs 16, seat 3 pegs 12",
+        "partners: seats 0 and 2 peg 17, seats 1 and 3 peg 14",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (("--seat", "10H", "9H", "8H", "7H", "--plays", "KC", "5D", "10H", "7D"), "has 4 cards"),
+        (
+            (
+                "--seat",
+                "10H",
+                "9H",
+                "8H",
+                "7H",
+                "--plays",
+                *PLAYS_GO.split(" "),
+            ),
+            "7D: seat 1 had to say go",
+        ),  # fmt: skip
+        (("--pone", "AS", "--plays", "KC"), "give either --pone and --dealer, or --seat"),
+    ],
+)
+def test_play_with_seats_refuses_in_one_line(
+    capsys: pytest.CaptureFixture[str], argv: tuple[str, ...], message: str
+) -> None:
+    status, out, err = run(capsys, "play", *THREE_SEATS, *argv)
+    assert status == 2 and out == "" and message in err and len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize("style", ["three_handed", "four_handed", "canadian_doubles"])
+def test_simulate_three_and_four_players(capsys: pytest.CaptureFixture[str], style: str) -> None:
+    status, out, _ = run(capsys, "simulate", "--seed", "4", "--style", style, "--target", "61")
+    lines = out.splitlines()
+    assert status == 0 and lines[0].startswith(f"seed 4, {style.replace('_', '-')} game to 61")
+    assert lines[1].startswith("deal 1: player ")
+    assert " win" in lines[-1] and "61" in lines[-1]

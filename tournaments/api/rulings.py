@@ -6,13 +6,15 @@
 - ``events/{id}/judge-calls/``: the open calls (GET, judges and directors); a director may call
   judges to a table (POST). ``judge-calls/{id}/answer/`` takes a call.
 - ``count/hand/`` and ``count/play/``: the engine's count, for anyone. Cards are written as on
-  the count checker page: ``"5H 5D 5S JC"``.
+  the count checker page: ``"5H 5D 5S JC"``. ``count/play/`` takes ``pone`` and ``dealer``
+  (answered with ``pone_points`` and ``dealer_points``) or ``hands``, 2 to 4 in the order of
+  play with the dealer last (answered with ``points`` per seat and, for four, ``team_points``).
 """
 
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.generics import GenericAPIView
 from rest_framework.response import Response
@@ -28,6 +30,7 @@ from tournaments.selectors.access import (
 from tournaments.selectors.games import table_get
 from tournaments.selectors.rulings import (
     count_hand,
+    count_pegging,
     count_play,
     judge_calls_open,
     rulings_of_event,
@@ -169,9 +172,30 @@ class HandCountSerializer(serializers.Serializer):
 
 
 class PlayInputSerializer(StrictInput):
-    pone = serializers.CharField(help_text="the pone's four cards")
-    dealer = serializers.CharField(help_text="the dealer's four cards")
-    plays = serializers.CharField(help_text="the eight cards in the order laid")
+    """Two players as ``pone`` and ``dealer``, or 2 to 4 ``hands`` in the order of play."""
+
+    pone = serializers.CharField(required=False, help_text="the pone's four cards")
+    dealer = serializers.CharField(required=False, help_text="the dealer's four cards")
+    hands = serializers.ListField(
+        child=serializers.CharField(),
+        min_length=2,
+        max_length=4,
+        required=False,
+        help_text="instead of pone and dealer: each seat's four cards in the order of play, "
+        "the seat left of the dealer first and the dealer last (2, 3 or 4 hands)",
+    )
+    plays = serializers.CharField(help_text="every card in the order laid")
+
+    def validate(self, data):
+        two = "pone" in data or "dealer" in data
+        if two == ("hands" in data):
+            raise serializers.ValidationError(
+                {"hands": "Give either pone and dealer, or hands (2 to 4, dealer last)."}
+            )
+        for field in ("pone", "dealer"):
+            if two and field not in data:
+                raise serializers.ValidationError({field: "This field is required."})
+        return data
 
 
 class PlayedCardSerializer(serializers.Serializer):
@@ -186,6 +210,27 @@ class PlayCountSerializer(serializers.Serializer):
     plays = PlayedCardSerializer(many=True)
     pone_points = serializers.IntegerField()
     dealer_points = serializers.IntegerField()
+
+
+class SeatPlayedCardSerializer(serializers.Serializer):
+    card = serializers.CharField()
+    seat = serializers.IntegerField(help_text="0 = left of the dealer, the dealer last")
+    player = serializers.CharField(help_text="pone/dealer for two seats, else 'seat N'")
+    count = serializers.IntegerField()
+    points = serializers.IntegerField()
+    reasons = serializers.ListField(child=serializers.CharField())
+
+
+class SeatsPlayCountSerializer(serializers.Serializer):
+    """The answer when ``hands`` were given."""
+
+    plays = SeatPlayedCardSerializer(many=True)
+    points = serializers.ListField(child=serializers.IntegerField(), help_text="one per seat")
+    team_points = serializers.ListField(
+        child=serializers.IntegerField(),
+        allow_null=True,
+        help_text="four seats: seats 0 and 2, then seats 1 and 3; otherwise null",
+    )
 
 
 # Views
@@ -289,11 +334,21 @@ class CountPlayView(APIView):
 
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(request=PlayInputSerializer, responses=PlayCountSerializer)
+    @extend_schema(
+        request=PlayInputSerializer,
+        responses=PolymorphicProxySerializer(
+            component_name="PlayCountAnswer",
+            serializers=[PlayCountSerializer, SeatsPlayCountSerializer],
+            resource_type_field_name=None,
+        ),
+    )
     def post(self, request):
         form = PlayInputSerializer(data=request.data)
         form.is_valid(raise_exception=True)
-        result = count_play(**form.validated_data)
+        data = form.validated_data
+        if "hands" in data:
+            return Response(_seats_answer(data["hands"], data["plays"]))
+        result = count_play(pone=data["pone"], dealer=data["dealer"], plays=data["plays"])
         plays = [
             {
                 "card": str(p.card),
@@ -311,3 +366,23 @@ class CountPlayView(APIView):
                 "dealer_points": result.dealer_points,
             }
         )
+
+
+def _seats_answer(hands: list[str], plays: str) -> dict:
+    fields = {f"hands.{seat}": cards for seat, cards in enumerate(hands)}
+    result = count_pegging(hands=fields, plays=plays)
+    return {
+        "plays": [
+            {
+                "card": str(p.card),
+                "seat": p.seat,
+                "player": p.player,
+                "count": p.count,
+                "points": p.points,
+                "reasons": list(p.reasons),
+            }
+            for p in result.plays
+        ],
+        "points": list(result.points),
+        "team_points": list(result.team_points()) if len(result.points) == 4 else None,
+    }

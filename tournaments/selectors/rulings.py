@@ -4,7 +4,7 @@
   record rulings and read the event's rulings.
 - the count checker: the engine's count of a hand or a play, for anyone (a player checking a
   count at the table, a judge settling one). Bad cards come back as a ServiceError naming the
-  box to fix.
+  box to fix. The play is checked for two players (pone and dealer) or for 3 or 4 seats.
 """
 
 from __future__ import annotations
@@ -19,11 +19,14 @@ from django.utils import timezone
 from scoring import (
     CardError,
     HandScore,
+    IllegalOrder,
     IllegalPlay,
+    PeggingResult,
     PlayResult,
     parse_card,
     parse_cards,
     score_hand,
+    score_pegging,
     score_play,
 )
 from tournaments.errors import ServiceError
@@ -195,3 +198,38 @@ def count_play(*, pone: str, dealer: str, plays: str) -> PlayResult:
             field = "dealer"
         code = "illegal_play" if isinstance(exc, IllegalPlay) else "bad_card"
         raise ServiceError(f"{_LABELS[field]}: {message}", field=field, code=code) from None
+
+
+def count_pegging(*, hands: dict[str, str], plays: str) -> PeggingResult:
+    """The engine's points for each card of a play with 2, 3 or 4 seats. ``hands`` maps each
+    box (a field name) to its four cards, in the order of play: the seat left of the dealer
+    first, the dealer last. A ServiceError names the box to fix."""
+    fields = list(hands)
+    parsed = []
+    for field, text in hands.items():
+        try:
+            parsed.append(parse_cards(text))
+        except CardError as exc:
+            raise ServiceError(str(exc), field=field, code="bad_card") from None
+        if len(parsed[-1]) != 4:
+            message = f"this hand has {len(parsed[-1])} cards, not 4"
+            raise ServiceError(message, field=field, code="bad_card")
+    try:
+        return score_pegging(parsed, plays)
+    except (CardError, IllegalPlay) as exc:
+        field = _field_of(exc, fields, parsed)
+        code = "illegal_play" if isinstance(exc, IllegalPlay) else "bad_card"
+        raise ServiceError(str(exc), field=field, code=code) from None
+
+
+def _field_of(exc: Exception, fields: list[str], parsed: list) -> str:
+    """The box an engine error is about: the hand holding a card an earlier hand holds, else
+    the plays."""
+    if isinstance(exc, IllegalOrder) or not isinstance(exc, CardError):
+        return "plays"
+    seen: set = set()
+    for field, cards in zip(fields, parsed, strict=True):
+        if seen & set(cards):
+            return field
+        seen |= set(cards)
+    return "plays"

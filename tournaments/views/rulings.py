@@ -7,6 +7,8 @@ when it ends the game) before anything is saved; "Save this ruling" records exac
 
 from __future__ import annotations
 
+import re
+
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -31,7 +33,7 @@ from tournaments.selectors.playoffs import entry_current_match
 from tournaments.selectors.results import entry_current_seat
 from tournaments.selectors.rulings import (
     count_hand,
-    count_play,
+    count_pegging,
     event_judges,
     events_judged_by,
     judge_calls_open,
@@ -323,18 +325,74 @@ class HandForm(forms.Form):
 
 
 class PlayForm(forms.Form):
+    """Two players fill the pone's and the dealer's boxes; three or four players also fill
+    the second (and third) player's, in the order of play round the table."""
+
     pone = forms.CharField(
-        label="Pone's four cards (the non-dealer)",
+        label="Pone's four cards (the non-dealer; with three or four players, the player on "
+        "the dealer's left, who leads)",
         widget=forms.TextInput(attrs={**CARDS, "placeholder": "KC 8C 4C 5C"}),
+    )
+    second = forms.CharField(
+        required=False,
+        label="Second player's four cards (three or four players only: next on the left)",
+        widget=forms.TextInput(attrs=CARDS),
+    )
+    third = forms.CharField(
+        required=False,
+        label="Third player's four cards (four players only)",
+        widget=forms.TextInput(attrs=CARDS),
     )
     dealer = forms.CharField(
         label="Dealer's four cards",
         widget=forms.TextInput(attrs={**CARDS, "placeholder": "5D 8D 6D 3D"}),
     )
     plays = forms.CharField(
-        label="The eight cards in the order they were laid",
+        label="Every card in the order it was laid (8, 12 or 16 cards)",
         widget=forms.TextInput(attrs={**CARDS, "placeholder": "KC 5D 8C 8D 4C 6D 5C 3D"}),
     )
+
+    def clean(self):
+        data = super().clean()
+        if data.get("third") and not data.get("second"):
+            self.add_error(
+                "second",
+                "Fill in the second player's cards too: four players go pone, second, third, "
+                "dealer.",
+            )
+        return data
+
+
+# What the page calls each seat, by the number of seats.
+_SEAT_WORDS = {
+    2: ("pone", "dealer"),
+    3: ("pone", "second player", "dealer"),
+    4: ("pone", "second player", "third player", "dealer"),
+}
+
+
+def _pegging_rows(data: dict) -> dict:
+    """The checked play for the page: each card by whom, and each seat's (and side's) total."""
+    hands = {"pone": data["pone"]}
+    hands.update({field: data[field] for field in ("second", "third") if data[field]})
+    hands["dealer"] = data["dealer"]
+    words = _SEAT_WORDS[len(hands)]
+    try:
+        result = count_pegging(hands=hands, plays=data["plays"])
+    except ServiceError as exc:
+        seat_words = re.sub(r"\bseat (\d)", lambda m: f"the {words[int(m[1])]}", exc.message)
+        raise ServiceError(seat_words, field=exc.field, code=exc.code) from None
+    rows = [
+        {"card": p.card, "who": words[p.seat], "count": p.count, "points": p.points,
+         "reasons": p.reasons}
+        for p in result.plays
+    ]  # fmt: skip
+    totals = list(zip(words, result.points, strict=True))
+    sides = None
+    if len(result.points) == 4:
+        sides = list(zip(("pone and third player", "second player and dealer"),
+                         result.team_points(), strict=True))  # fmt: skip
+    return {"play_rows": rows, "play_totals": totals, "play_sides": sides}
 
 
 def count_checker(request):
@@ -347,7 +405,7 @@ def count_checker(request):
         if check == "hand" and hand_form.is_valid():
             context["hand_score"] = count_hand(**hand_form.cleaned_data)
         elif check == "play" and play_form.is_valid():
-            context["play_result"] = count_play(**play_form.cleaned_data)
+            context.update(_pegging_rows(play_form.cleaned_data))
     except ServiceError as exc:
         _form_error(hand_form if check == "hand" else play_form, exc)
     status = 400 if hand_form.errors or play_form.errors else 200
