@@ -49,9 +49,7 @@ from tournaments.services.judge_calls import table_check_in_play
 from tournaments.services.playoffs_matches import (
     match_check_in_play,
 )
-from tournaments.services.rulings_outcome import MatchSide, RulingOutcome
-
-FIGURES = ("true_score", "reneged_cards", "claimed_missed", "true_missed")
+from tournaments.services.rulings_outcome import FIGURES, MatchSide, RulingAsk, RulingOutcome
 
 
 def _seats(table: Table | None, match: Match | None) -> list[Seat] | list[MatchSide]:
@@ -124,25 +122,17 @@ def _engine_ruling(event, code: str, side: str, figures: dict) -> EngineRuling:
 
 
 def ruling_preview(
-    *,
-    table: Table | None = None,
-    match: Match | None = None,
-    code: str,
-    offender_entry,
-    score_before_offender: int,
-    score_before_opponent: int,
-    judges,
-    third_judge: bool = False,
-    **figures: int | None,
+    *, table: Table | None = None, match: Match | None = None, **asked
 ) -> RulingOutcome:
-    """Check a ruling at ``table`` or in ``match`` and work out, with the engine, what it
-    does. Nothing is saved."""
+    """Check a ruling at ``table`` or in ``match`` (``asked``: the fields of ``RulingAsk``)
+    and work out, with the engine, what it does. Nothing is saved."""
     if (table is None) == (match is None):
         raise TypeError("a ruling is given at a table or in a match")
-    unknown = set(figures) - set(FIGURES)
-    if unknown:
-        raise TypeError(f"unexpected figures: {', '.join(sorted(unknown))}")
-    figures = {name: value for name, value in figures.items() if value is not None}
+    return _preview(table, match, RulingAsk.of(**asked))
+
+
+def _preview(table: Table | None, match: Match | None, ask: RulingAsk) -> RulingOutcome:
+    code, figures = ask.code, ask.figures
     event = table.game.event if table is not None else match.playoff.event
     if code not in CATALOGUE:
         raise ServiceError(f"Unknown infraction {code!r}.", field="code", code="unknown_code")
@@ -158,9 +148,9 @@ def ruling_preview(
         match_check_in_play(match)
     seats = _seats(table, match)
     where = f"at table {table.number}" if table is not None else f"in {match}"
-    offender, opponent, side = _offender(seats, offender_entry, where)
-    _check_judges(event, seats, judges, third_judge)
-    scores = {side: score_before_offender, other_side(side): score_before_opponent}
+    offender, opponent, side = _offender(seats, ask.offender_entry, where)
+    _check_judges(event, seats, ask.judges, ask.third_judge)
+    scores = {side: ask.score_before_offender, other_side(side): ask.score_before_opponent}
     try:
         before = Position(scores["a"], scores["b"], target=event.target_score)
     except ValueError as exc:
@@ -190,48 +180,26 @@ def _reason(outcome: RulingOutcome, table: Table) -> str:
 
 
 @transaction.atomic
-def ruling_record(
-    *,
-    table: Table,
-    code: str,
-    offender_entry,
-    score_before_offender: int,
-    score_before_opponent: int,
-    judges,
-    entered_by,
-    third_judge: bool = False,
-    final: bool = False,
-    notes: str = "",
-    hand_number: int | None = None,
-    **figures: int | None,
-) -> Ruling:
-    """Record a ruling at ``table``; when it ends the game, the engine's card lines become the
-    table's verified lines. All or nothing: a refused ruling leaves no trace."""
+def ruling_record(*, table: Table, **asked) -> Ruling:
+    """Record a ruling at ``table`` (``asked``: the fields of ``RulingAsk``); when it ends the
+    game, the engine's card lines become the table's verified lines. All or nothing: a refused
+    ruling leaves no trace."""
+    ask = RulingAsk.of(**asked)
     table = (
         Table.objects.select_for_update(of=("self",)).select_related("game__event").get(pk=table.pk)
     )
     outcome, ruling = ruling_check_and_save(
-        where={"table": table},
-        place={"table": table},
-        event=table.game.event,
-        code=code,
-        offender_entry=offender_entry,
-        scores=(score_before_offender, score_before_opponent),
-        judges=judges,
-        entered_by=entered_by,
-        record={"third_judge": third_judge, "final": final, "notes": notes},
-        hand_number=hand_number,
-        figures=figures,
+        where={"table": table}, place={"table": table}, event=table.game.event, ask=ask
     )
     table.judge_calls.filter(answered_at__isnull=True).update(
-        answered_at=timezone.now(), answered_by=entered_by
+        answered_at=timezone.now(), answered_by=ask.entered_by
     )
     if outcome.lines is not None:
         table_lines_replace(
             table=table,
             lines=outcome.lines,
             reason=_reason(outcome, table),
-            user=entered_by,
+            user=ask.entered_by,
             source=CardLine.Source.RULING,
         )
     ruling_audit(ruling, outcome, where=f"game {table.game.number} table {table.number}")
@@ -264,47 +232,34 @@ def ruling_audit(
     )
 
 
-def ruling_save(
-    outcome: RulingOutcome,
-    *,
-    event,
-    place: dict,
-    code: str,
-    judges,
-    entered_by,
-    third_judge: bool,
-    final: bool,
-    notes: str,
-    hand_number: int | None,
-    figures: dict,
-) -> Ruling:
+def ruling_save(outcome: RulingOutcome, *, event, place: dict, ask: RulingAsk) -> Ruling:
     """The ruling row and its judges; ``place`` is ``{"table": …}`` or ``{"match_game": …}``."""
     infraction = outcome.infraction
     winner = outcome.winner
     ruling = Ruling.objects.create(
         event=event,
         **place,
-        hand_number=hand_number,
+        hand_number=ask.hand_number,
         offender=outcome.offender.entry,
         beneficiary=outcome.beneficiary.entry,
-        code=code,
+        code=ask.code,
         direction=infraction.direction,
         rulebook_edition=infraction.rulebook_edition,
         rule=infraction.rule,
         points=infraction.default_points,
-        **{name: value for name, value in figures.items() if value is not None},
+        **ask.figures,
         score_before_offender=outcome.score_before_offender,
         score_before_opponent=outcome.score_before_opponent,
         score_after_offender=outcome.score_after_offender,
         score_after_opponent=outcome.score_after_opponent,
         game_over=winner is not None,
         winner=winner.entry if winner else None,
-        third_judge=third_judge,
-        final=final or third_judge,  # the three-judge ruling is final
-        notes=notes.strip(),
-        entered_by=entered_by,
+        third_judge=ask.third_judge,
+        final=ask.final or ask.third_judge,  # the three-judge ruling is final
+        notes=ask.notes.strip(),
+        entered_by=ask.entered_by,
     )
-    ruling.judges.set(judges)
+    ruling.judges.set(ask.judges)
     return ruling
 
 
@@ -314,35 +269,11 @@ def check_hand_number(hand_number: int | None) -> None:
 
 
 def ruling_check_and_save(
-    *,
-    where,
-    place,
-    event,
-    code,
-    offender_entry,
-    scores,
-    judges,
-    entered_by,
-    record,
-    hand_number,
-    figures,
+    *, where: dict, place: dict, event, ask: RulingAsk
 ) -> tuple[RulingOutcome, Ruling]:
     """The steps every ruling shares, at a table or in a match game: check it, work out the
     board with the engine (``ruling_preview``) and save the record. ``where`` is ``table=`` or
     ``match=`` for the preview, ``place`` the row the ruling is attached to."""
-    check_hand_number(hand_number)
-    outcome = ruling_preview(
-        **where,
-        code=code,
-        offender_entry=offender_entry,
-        score_before_offender=scores[0],
-        score_before_opponent=scores[1],
-        judges=judges,
-        third_judge=record["third_judge"],
-        **figures,
-    )
-    ruling = ruling_save(
-        outcome, event=event, place=place, code=code, judges=judges, entered_by=entered_by,
-        hand_number=hand_number, figures=figures, **record,
-    )  # fmt: skip
-    return outcome, ruling
+    check_hand_number(ask.hand_number)
+    outcome = _preview(where.get("table"), where.get("match"), ask)
+    return outcome, ruling_save(outcome, event=event, place=place, ask=ask)

@@ -15,43 +15,22 @@ from tournaments.models import Match, MatchLine, Ruling
 from tournaments.services.playoffs_corrections import match_game_settle
 from tournaments.services.playoffs_matches import match_game_current
 from tournaments.services.rulings import ruling_audit, ruling_check_and_save
+from tournaments.services.rulings_outcome import RulingAsk
 
 
 @transaction.atomic
-def ruling_record_in_match(
-    *,
-    match: Match,
-    code: str,
-    offender_entry,
-    score_before_offender: int,
-    score_before_opponent: int,
-    judges,
-    entered_by,
-    third_judge: bool = False,
-    final: bool = False,
-    notes: str = "",
-    hand_number: int | None = None,
-    **figures: int | None,
-) -> Ruling:
-    """Record a ruling in ``match``'s current game (opened if none is); when it ends the game,
+def ruling_record_in_match(*, match: Match, **asked) -> Ruling:
+    """Record a ruling in ``match``'s current game (opened if none is; ``asked``: the fields of
+    ``RulingAsk``); when it ends the game,
     the engine's result settles the game and the match moves on as for reported games. All or
     nothing: a refused ruling leaves no trace, not even a new game."""
+    ask = RulingAsk.of(**asked)
     match, game = match_game_current(match=match)  # holds the match row's lock from here
     outcome, ruling = ruling_check_and_save(
-        where={"match": match},
-        place={"match_game": game},
-        event=match.playoff.event,
-        code=code,
-        offender_entry=offender_entry,
-        scores=(score_before_offender, score_before_opponent),
-        judges=judges,
-        entered_by=entered_by,
-        record={"third_judge": third_judge, "final": final, "notes": notes},
-        hand_number=hand_number,
-        figures=figures,
+        where={"match": match}, place={"match_game": game}, event=match.playoff.event, ask=ask
     )
     match.judge_calls.filter(answered_at__isnull=True).update(
-        answered_at=timezone.now(), answered_by=entered_by
+        answered_at=timezone.now(), answered_by=ask.entered_by
     )  # the judges came: the match's call is answered, as a table's is by its ruling
     if outcome.lines is not None:
         winner = outcome.winner
@@ -66,7 +45,7 @@ def ruling_record_in_match(
                 f"Judges' ruling, {match} game {game.number}: "
                 f"{outcome.infraction.name} by {outcome.offender.entry.name}."
             ),
-            user=entered_by,
+            user=ask.entered_by,
             source=MatchLine.Source.RULING,
             lines=(won_line, lost_line),
         )

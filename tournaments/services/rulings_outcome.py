@@ -2,18 +2,56 @@
 
 - side: a player of the table or match the ruling is about: a table's ``Seat``, or a
   ``MatchSide`` standing in for one in a playoff match.
+- ask: what the judges rule, wherever they rule it (a table or a playoff match): the one list
+  of a ruling's fields that ``ruling_preview``, ``ruling_record`` and
+  ``ruling_record_in_match`` take.
+- figures: the counts some infractions need (``FIGURES``).
 - outcome: the board before and after the ruling in the offender's and opponent's terms, and
   the card lines when it ends the game.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from typing import Any
 
 from scoring.games import CardLine as EngineLine
 from scoring.games import other_side
 from scoring.rulings import Infraction, Position
 from tournaments.models import Entry, Seat
+
+FIGURES = ("true_score", "reneged_cards", "claimed_missed", "true_missed")
+
+
+@dataclass(frozen=True)
+class RulingAsk:
+    """A ruling as the judges give it, before it is checked."""
+
+    code: str
+    offender_entry: Entry
+    score_before_offender: int
+    score_before_opponent: int
+    judges: Sequence[Any]
+    entered_by: Any = None
+    third_judge: bool = False
+    final: bool = False
+    notes: str = ""
+    hand_number: int | None = None
+    figures: Mapping[str, int] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, **given: Any) -> RulingAsk:
+        """From keyword arguments: the fields above, and any figures by name (None: not given)."""
+        named = {f.name for f in fields(cls)} - {"figures"}
+        figures = {name: value for name, value in given.items() if name not in named}
+        unknown = set(figures) - set(FIGURES)
+        if unknown:
+            raise TypeError(f"unexpected figures: {', '.join(sorted(unknown))}")
+        return cls(
+            **{name: value for name, value in given.items() if name in named},
+            figures={name: value for name, value in figures.items() if value is not None},
+        )
 
 
 @dataclass(frozen=True)
