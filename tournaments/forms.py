@@ -243,7 +243,10 @@ class EventSettingsForm(forms.ModelForm):
         """After play starts the service refuses these: shown disabled, the reason beside each
         (a disabled field keeps its saved value whatever a post says)."""
         self.locked = [
-            name for name in self.fields if name in Event.SETTINGS or name in BEST_OF_FIELDS
+            name
+            for name in self.fields
+            if (name in Event.SETTINGS and name not in Event.LIVE_SETTINGS)
+            or name in BEST_OF_FIELDS
         ]
         for name in self.locked:
             field = self.fields[name]

@@ -190,6 +190,8 @@ class Event(models.Model):
         "consolation_eligibility",
         "judges_per_ruling",
     )
+    # Settings that may change once play has started (every other one is fixed then).
+    LIVE_SETTINGS = ("judges_per_ruling",)
 
     class Meta:
         ordering = ["-starts_on", "-id"]

@@ -1,7 +1,7 @@
 """Setting up an event: create it from a preset, change its settings, close registration.
 
 Settings may change only before play starts (before game 1 is paired); after that the
-pairings, card lines and standings already depend on them. ``LIVE_SETTINGS`` may change later.
+pairings, card lines and standings already depend on them. ``Event.LIVE_SETTINGS`` may change later.
 """
 
 from __future__ import annotations
@@ -23,8 +23,7 @@ from tournaments.services.validation import clean_name, clean_play_date
 
 # Settings that may still change once play has started: who makes a ruling changes no result
 # already recorded (a club night's second judge may have to leave).
-LIVE_SETTINGS = ("judges_per_ruling",)
-PLAY_SETTINGS = tuple(name for name in Event.SETTINGS if name not in LIVE_SETTINGS)
+PLAY_SETTINGS = tuple(name for name in Event.SETTINGS if name not in Event.LIVE_SETTINGS)
 
 
 def event_settings_check(values: dict[str, Any]) -> None:

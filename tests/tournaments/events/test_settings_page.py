@@ -262,10 +262,28 @@ def test_after_play_starts_the_rules_of_play_are_disabled_with_the_reason(client
         tag = re.search(rf'<input[^>]*name="{name}"[^>]*>', page).group(0)
         assert " disabled" not in tag, name
     assert page.count("Fixed now: game 1 is paired.") >= len(Event.SETTINGS)
-    # What the browser posts (disabled inputs are not sent): the name changes, nothing refused.
-    response = client.post(
-        _url(event), {"name": "Renamed on the day", "published": "on", "starts_on": ""}
-    )
+    # What the browser posts (disabled inputs are not sent; judges per ruling stays open, so its
+    # select is): the name changes, nothing refused.
+    sent = {"name": "Renamed on the day", "published": "on", "starts_on": ""}
+    response = client.post(_url(event), {**sent, "judges_per_ruling": event.judges_per_ruling})
     assert response.status_code == 302, response.content.decode()[:500]
     event.refresh_from_db()
     assert event.name == "Renamed on the day" and event.qualifying_games == before
+
+
+def test_judges_per_ruling_stays_open_after_play_starts(client, event_in_play):
+    """The one setting play does not fix (a club night whose second judge went home): its input
+    is not disabled, and the page changes it after game 1 is paired."""
+    event = event_in_play(10)
+    client.force_login(event.director)
+    page = client.get(_url(event)).content.decode()
+    tag = re.search(r'<select[^>]*name="judges_per_ruling"[^>]*>', page).group(0)
+    assert " disabled" not in tag
+    wanted = 1 if event.judges_per_ruling == 2 else 2
+    response = client.post(
+        _url(event),
+        {"name": event.name, "published": "on", "starts_on": "", "judges_per_ruling": wanted},
+    )
+    assert response.status_code == 302, response.content.decode()[:500]
+    event.refresh_from_db()
+    assert event.judges_per_ruling == wanted
