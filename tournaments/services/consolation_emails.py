@@ -15,13 +15,11 @@ import contextlib
 from typing import Any
 
 from celery.exceptions import SoftTimeLimitExceeded
-from django.conf import settings
 from django.core import mail
-from django.template.loader import render_to_string
-from django.urls import reverse
 from django.utils import timezone
 
 from tournaments.models import ENTRANT_NAME, Entry, Event, Job
+from tournaments.services.emails import entry_email
 from tournaments.services.jobs import Progress, job_enqueue
 
 
@@ -78,16 +76,5 @@ def consolation_links_send(*, event_id: int, progress: Progress) -> dict[str, An
 
 
 def _email(consolation: Event, entry: Entry) -> mail.EmailMessage:
-    context = {
-        "event": consolation,
-        "main": consolation.parent,
-        "name": entry.name,
-        "link": settings.SITE_URL + reverse("player-page", args=[entry.report_token]),
-    }
-    subject = render_to_string("tournaments/email/consolation_subject.txt", context)
-    return mail.EmailMessage(
-        subject=" ".join(subject.split()),
-        body=render_to_string("tournaments/email/consolation_body.txt", context).strip() + "\n",
-        from_email=settings.DEFAULT_FROM_EMAIL,
-        to=[entry.email],
-    )
+    context = {"event": consolation, "main": consolation.parent}
+    return entry_email(entry=entry, template="consolation", context=context)

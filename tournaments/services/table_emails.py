@@ -21,14 +21,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from celery.exceptions import SoftTimeLimitExceeded
-from django.conf import settings
 from django.core import mail
 from django.db import IntegrityError, transaction
-from django.template.loader import render_to_string
-from django.urls import reverse
 
 from tournaments.models import ENTRANT_NAME, Entry, Game, Job, Seat, TableEmail
 from tournaments.selectors.games import game_pairings
+from tournaments.services.emails import entry_email
 from tournaments.services.jobs import Progress, job_enqueue
 
 
@@ -148,23 +146,14 @@ def _still_published(game: Game, publication) -> bool:
 
 
 def _email(game: Game, message: _Message) -> mail.EmailMessage:
-    entry = message.entry
     context = {
         "event": game.event,
         "game": game,
-        "name": entry.name,
         "table": message.table_number,
         "opponent": message.opponent,
         "replaces": message.replaces,
-        "link": settings.SITE_URL + reverse("player-page", args=[entry.report_token]),
     }
-    subject = render_to_string("tournaments/email/table_subject.txt", context)
-    return mail.EmailMessage(
-        subject=" ".join(subject.split()),
-        body=render_to_string("tournaments/email/table_body.txt", context).strip() + "\n",
-        from_email=settings.DEFAULT_FROM_EMAIL,
-        to=[entry.email],
-    )
+    return entry_email(entry=message.entry, template="table", context=context)
 
 
 def _record(game: Game, publication, message: _Message) -> int:

@@ -191,6 +191,7 @@ NOT_STAFF_ACTIONS = {
     "consolation_links_request": "part of making the Consolation, recorded by consolation_create",
     "consolation_links_send": "the e-mail job's work: Entry.link_emailed_at is its record",
     "table_emails_send": "the e-mail job's work: TableEmail is its record, not the history",
+    "entry_email": "builds an e-mail for the jobs above; sends and saves nothing",
 }
 
 
