@@ -5,32 +5,16 @@ code is replaced by a director (page and API) and works only while registration 
 from __future__ import annotations
 
 import pytest
-from django.contrib.messages import get_messages
 
-from tests.factories import EntryFactory, EventFactory, PlayerFactory, UserFactory
+from tests.factories import EventFactory, UserFactory
 from tests.helpers import client_for
+from tests.tournaments.check_in.conftest import messages_of, registered_entry
 from tournaments.errors import ServiceError
 from tournaments.models import AuditEntry, Entry, Event
 from tournaments.selectors.check_in import event_check_in_code
 from tournaments.services.check_in import entry_check_in, entry_check_in_undo
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def event():
-    director = UserFactory()
-    event = EventFactory(director=director)
-    event.director = director
-    return event
-
-
-def _registered(event, **player) -> Entry:
-    return EntryFactory(event=event, status="registered", player=PlayerFactory(**player))
-
-
-def _messages(response) -> list[str]:
-    return [str(m) for m in get_messages(response.wsgi_request)]
 
 
 def _status(entry) -> str:
@@ -42,7 +26,7 @@ def _status(entry) -> str:
 
 
 def test_a_wrong_tap_is_undone_from_the_desk_with_history(client, event):
-    entry = _registered(event, name="Margaret Oakes")
+    entry = registered_entry(event, name="Margaret Oakes")
     client.force_login(event.director)
     client.post(
         f"/events/{event.pk}/check-in/everyone/", {"confirm": "yes", "entries": str(entry.pk)}
@@ -52,7 +36,7 @@ def test_a_wrong_tap_is_undone_from_the_desk_with_history(client, event):
     assert "Undo the check-in of Margaret Oakes" in desk
     undone = client.post(f"/events/{event.pk}/check-in/undo/", {"entries": str(entry.pk)})
     assert undone.status_code == 302
-    assert _messages(undone)[-1] == "Margaret Oakes is no longer checked in."
+    assert messages_of(undone)[-1] == "Margaret Oakes is no longer checked in."
     assert _status(entry) == "registered" and entry.checked_in_at is None
     row = AuditEntry.objects.get(event=event, action="entry_check_in_undo")
     assert row.actor == event.director and row.before["status"] == "checked_in"
@@ -69,13 +53,13 @@ def test_undo_is_refused_once_the_player_is_paired(event_in_play):
 
 
 def test_undo_of_a_player_not_checked_in_is_refused(event):
-    entry = _registered(event)
+    entry = registered_entry(event)
     with pytest.raises(ServiceError, match="nothing to undo"):
         entry_check_in_undo(entry=entry, user=event.director)
 
 
 def test_undo_is_for_the_events_director_only(client, event):
-    entry = _registered(event)
+    entry = registered_entry(event)
     entry_check_in(entry=entry, user=event.director)
     client.force_login(EventFactory().created_by)
     refused = client.post(f"/events/{event.pk}/check-in/undo/", {"entries": str(entry.pk)})
@@ -84,7 +68,7 @@ def test_undo_is_for_the_events_director_only(client, event):
 
 
 def test_the_api_undoes_a_check_in(event):
-    entry = _registered(event)
+    entry = registered_entry(event)
     entry_check_in(entry=entry, user=event.director)
     api = client_for(event.director)
     answer = api.post(f"/api/v1/entries/{entry.pk}/check-in/undo/")
@@ -101,7 +85,7 @@ def test_the_api_undoes_a_check_in(event):
 
 def test_the_desk_finds_a_name_without_scripts(client, event):
     for name in ("Alice Marsh", "Bob Pegg", "Carol Marshall", "Dan Skunk"):
-        _registered(event, name=name)
+        registered_entry(event, name=name)
     client.force_login(event.director)
     page = client.get(f"/events/{event.pk}/check-in/", {"q": "marsh"}).content.decode()
     assert 'type="search"' in page and 'name="q"' in page and 'value="marsh"' in page
@@ -121,7 +105,7 @@ def _code_url(event, code=None) -> str:
 
 def test_a_new_code_replaces_the_old_one_which_says_to_scan_the_desk(client, event):
     user = UserFactory()
-    mine = _registered(event, user=user)
+    mine = registered_entry(event, user=user)
     old = event_check_in_code(event)
     client.force_login(event.director)
     made = client.post(f"/events/{event.pk}/check-in/new-code/")
@@ -149,11 +133,11 @@ def test_a_code_made_before_codes_could_be_replaced_still_works(client, event):
 
 def test_the_code_stops_working_when_registration_closes(client, event):
     user = UserFactory()
-    mine = _registered(event, user=user)
+    mine = registered_entry(event, user=user)
     Event.objects.filter(pk=event.pk).update(stage=Event.Stage.QUALIFYING)
     client.force_login(user)
     refused = client.post(_code_url(event), {"check_in": "1"})
-    assert "registration has closed" in " ".join(_messages(refused))
+    assert "registration has closed" in " ".join(messages_of(refused))
     assert _status(mine) == "registered"
     client.force_login(event.director)
     desk = client.get(f"/events/{event.pk}/check-in/").content.decode()

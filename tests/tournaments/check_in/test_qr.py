@@ -5,31 +5,15 @@ follows who is in, live, and checks in everyone present at once."""
 from __future__ import annotations
 
 import pytest
-from django.contrib.messages import get_messages
 
 from tests.factories import EntryFactory, EventFactory, PlayerFactory, UserFactory
+from tests.tournaments.check_in.conftest import messages_of, registered_entry
 from tournaments.errors import ServiceError
 from tournaments.models import AuditEntry, Entry, Event
 from tournaments.services.check_in import entry_self_check_in
 from tournaments.views.check_in import event_check_in_code
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def event():
-    director = UserFactory()
-    event = EventFactory(director=director)
-    event.director = director
-    return event
-
-
-def _registered(event, **player) -> Entry:
-    return EntryFactory(event=event, status="registered", player=PlayerFactory(**player))
-
-
-def _messages(response) -> list[str]:
-    return [str(m) for m in get_messages(response.wsgi_request)]
 
 
 def _code_url(event) -> str:
@@ -45,7 +29,7 @@ def _status(entry) -> str:
 
 
 def test_opening_the_link_does_nothing_and_the_tap_checks_in(client, event):
-    entry = _registered(event)
+    entry = registered_entry(event)
     url = f"/r/{entry.report_token}/"
     page = client.get(url)
     assert "Yes, I am here: check me in" in page.content.decode()
@@ -61,27 +45,27 @@ def test_opening_the_link_does_nothing_and_the_tap_checks_in(client, event):
 
 
 def test_a_director_opening_a_players_link_does_not_check_them_in(client, event):
-    entry = _registered(event)
+    entry = registered_entry(event)
     client.force_login(event.director)
     assert client.get(f"/r/{entry.report_token}/").status_code == 200
     assert _status(entry) == "registered"
 
 
 def test_checking_in_twice_writes_once(client, event):
-    entry = _registered(event)
+    entry = registered_entry(event)
     client.post(f"/r/{entry.report_token}/", {"check_in": "1"})
     again = client.post(f"/r/{entry.report_token}/", {"check_in": "1"})
-    assert _messages(again)[-1] == "You are already checked in."
+    assert messages_of(again)[-1] == "You are already checked in."
     assert AuditEntry.objects.filter(event=event, kind="check_in").count() == 1
 
 
 def test_no_phone_check_in_once_registration_has_closed(client, event):
-    entry = _registered(event)
+    entry = registered_entry(event)
     Event.objects.filter(pk=event.pk).update(stage=Event.Stage.QUALIFYING)
     page = client.get(f"/r/{entry.report_token}/")
     assert "check me in" not in page.content.decode()
     refused = client.post(f"/r/{entry.report_token}/", {"check_in": "1"})
-    assert refused.status_code == 302 and "registration has closed" in _messages(refused)[0]
+    assert refused.status_code == 302 and "registration has closed" in messages_of(refused)[0]
     assert _status(entry) == "registered"
 
 
@@ -96,8 +80,8 @@ def test_a_withdrawn_player_cannot_check_in_by_themselves(event):
 
 def test_the_event_code_checks_in_the_signed_in_players_own_entry_only(client, event):
     user = UserFactory()
-    mine = _registered(event, user=user)
-    someone = _registered(event)
+    mine = registered_entry(event, user=user)
+    someone = registered_entry(event)
     client.force_login(user)
     page = client.get(_code_url(event))
     assert page.status_code == 200 and mine.player.name in page.content.decode()
@@ -110,7 +94,7 @@ def test_the_event_code_checks_in_the_signed_in_players_own_entry_only(client, e
 
 
 def test_the_event_code_needs_a_signed_in_visitor_and_the_right_code(client, event):
-    _registered(event)
+    registered_entry(event)
     assert client.get(_code_url(event))["Location"].startswith("/accounts/login/")
     client.force_login(UserFactory())
     assert client.get(f"/events/{event.pk}/check-in/not-the-code/").status_code == 404
@@ -133,12 +117,12 @@ def test_the_event_code_refuses_with_a_message(client, event, who, says):
     if who == "not_entered":
         PlayerFactory(user=user)
     if who == "closed":
-        entry = _registered(event, user=user)
+        entry = registered_entry(event, user=user)
         Event.objects.filter(pk=event.pk).update(stage=Event.Stage.QUALIFYING)
     client.force_login(user)
     assert says in client.get(_code_url(event)).content.decode()
     refused = client.post(_code_url(event), {"check_in": "1"})
-    assert refused.status_code == 302 and says in " ".join(_messages(refused))
+    assert refused.status_code == 302 and says in " ".join(messages_of(refused))
     assert not Entry.objects.filter(event=event, status="checked_in").exists()
     assert not AuditEntry.objects.filter(event=event, kind="check_in").exists()
     if who == "closed":
@@ -150,7 +134,7 @@ def test_the_event_code_refuses_with_a_message(client, event, who, says):
 
 def test_the_desk_page_counts_and_its_live_part_changes_after_a_check_in(client, event):
     EntryFactory.create_batch(2, event=event)
-    waiting = [_registered(event) for _ in range(3)]
+    waiting = [registered_entry(event) for _ in range(3)]
     client.force_login(event.director)
     page = client.get(f"/events/{event.pk}/check-in/").content.decode()
     assert "2 of 5" in page and event_check_in_code(event) in page and "<svg" in page
@@ -164,18 +148,18 @@ def test_the_desk_page_counts_and_its_live_part_changes_after_a_check_in(client,
 
 
 def test_the_desk_button_checks_one_player_in_at_once(client, event):
-    entry = _registered(event)
+    entry = registered_entry(event)
     client.force_login(event.director)
     done = client.post(
         f"/events/{event.pk}/check-in/everyone/", {"confirm": "yes", "entries": str(entry.pk)}
     )
     assert done["Location"] == f"/events/{event.pk}/check-in/"
-    assert _messages(done) == [f"{entry.player.name} is checked in."]
+    assert messages_of(done) == [f"{entry.player.name} is checked in."]
     assert _status(entry) == "checked_in"
 
 
 def test_check_in_everyone_present_asks_then_counts(client, event):
-    waiting = [_registered(event) for _ in range(20)]
+    waiting = [registered_entry(event) for _ in range(20)]
     here, away = waiting[:16], waiting[16:]
     url = f"/events/{event.pk}/check-in/everyone/"
     client.force_login(event.director)
@@ -186,7 +170,7 @@ def test_check_in_everyone_present_asks_then_counts(client, event):
     assert all(_status(e) == "registered" for e in waiting)
     ids = ",".join(str(e.pk) for e in here)
     done = client.post(url, {"confirm": "yes", "entries": ids})
-    assert _messages(done) == ["16 players checked in."]
+    assert messages_of(done) == ["16 players checked in."]
     assert all(_status(e) == "checked_in" for e in here)
     assert all(_status(e) == "registered" for e in away)
     row = AuditEntry.objects.get(event=event, kind="check_in")
@@ -194,12 +178,12 @@ def test_check_in_everyone_present_asks_then_counts(client, event):
 
 
 def test_check_in_everyone_present_needs_a_tick_and_this_events_players(client, event):
-    other = _registered(EventFactory(director=event.director))
+    other = registered_entry(EventFactory(director=event.director))
     url = f"/events/{event.pk}/check-in/everyone/"
     client.force_login(event.director)
     assert client.post(url, {}).status_code == 400
     refused = client.post(url, {"confirm": "yes", "entries": str(other.pk)})
-    assert _messages(refused) == ["Choose at least one player who is not checked in yet."]
+    assert messages_of(refused) == ["Choose at least one player who is not checked in yet."]
     assert _status(other) == "registered"
 
 
