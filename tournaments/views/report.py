@@ -71,7 +71,7 @@ def report_once(form, entry, route: str, write) -> None:
     except Conflict:
         raise ServiceError(
             "This form was already sent with other figures, and those were kept. To send these "
-            "figures instead, open your page again and send the form from there.",
+            "figures instead, send the form again from your page: it now holds a new key.",
             code="idempotency_conflict",
         ) from None
 

@@ -163,7 +163,8 @@ def test_the_confirm_form_with_a_used_key_and_other_figures_says_what_to_do(clie
     body = {"result": "won", "margin": "20", "game": "1", "idempotency_key": KEY}
     assert client.post(url, {**body, "confirm": "1"}).status_code == 302
     again = client.post(url, {**body, "margin": "21", "confirm": "1"})
-    assert again.status_code == 400 and "open your page again" in again.content.decode()
+    assert again.status_code == 400
+    assert "send the form again from your page" in again.content.decode()
     assert _reported(a) == 1
 
 
