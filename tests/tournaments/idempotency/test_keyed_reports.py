@@ -195,3 +195,17 @@ def test_the_match_form_sent_twice_with_its_key_stores_one_line(client, semi):
     for _ in range(2):
         assert client.post(url, body).status_code == 302
     assert MatchLine.objects.filter(entry=semi.entry_a).count() == 1
+
+
+def test_the_page_shows_its_queue_to_tests_and_assistive_technology(client, event_in_play):
+    """Issue 25 item 4, the part the server renders: ``#sync-status`` is on the page, outside
+    the polled part, idle with nothing waiting, and a live region."""
+    import re
+
+    _, a, _ = _table(event_in_play(10))
+    html = client.get(reverse("player-page", args=[a.entry.report_token])).content.decode()
+    tag = re.search(r'<p id="sync-status"[^>]*>', html)
+    assert tag is not None and tag.start() < html.index('<div id="live"')  # not polled away
+    attrs = dict(re.findall(r'([a-z-]+)="([^"]*)"', tag.group()))
+    assert (attrs["data-sync-state"], attrs["data-pending"]) == ("idle", "0")
+    assert attrs["aria-live"] == "polite"
