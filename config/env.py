@@ -36,6 +36,8 @@ ENVIRONMENT_VARIABLES: dict[str, str] = {
     "EMAIL_HOST_PASSWORD": "SMTP password (default: none).",
     "EMAIL_USE_TLS": "true/false (default false). STARTTLS to the SMTP server.",
     "API_TOKEN_HOURS": "Hours an API token is good for after it was issued (default 720).",
+    "IDEMPOTENCY_KEY_HOURS": "Hours the first answer to a report sent with an Idempotency-Key "
+    "is kept (default 48); the jobs sweep deletes older ones.",
     "NUM_PROXIES": "Trusted proxies in front of gunicorn that add X-Forwarded-For (default 0: "
     "the client is REMOTE_ADDR).",
     "THROTTLE_CACHE_URL": "Where the limits count: redis:// URL, or locmem:// (default: the "

@@ -362,6 +362,11 @@ EMAIL_TIMEOUT = 20
 # phone app signs in again once a month, and a token that leaked stops working on its own.
 API_TOKEN_HOURS = env_int("API_TOKEN_HOURS", 720, minimum=1)
 
+# A player's report sent with an Idempotency-Key (services.idempotency): the first answer is kept
+# this many hours, so a phone that sends the same report again (a lost answer, an offline queue)
+# gets that answer and stores nothing twice. The jobs sweep deletes older keys.
+IDEMPOTENCY_KEY_HOURS = env_int("IDEMPOTENCY_KEY_HOURS", 48, minimum=1)
+
 REST_FRAMEWORK = {
     # The token first: its refusals (expired, revoked) are then 401 with WWW-Authenticate,
     # which DRF decides from the first class; pages' sessions sign in the API as before.

@@ -33,3 +33,8 @@ class RowErrors(ServiceError):
         self.errors = errors
         lines = [f"Row {row}, {field}: {message}" for row, field, message in errors]
         super().__init__("; ".join(lines), field="file", code="invalid_rows")
+
+
+class Conflict(ServiceError):
+    """The request clashes with one already answered (the API answers 409, not 400): e.g. an
+    ``Idempotency-Key`` sent again with another body."""

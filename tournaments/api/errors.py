@@ -4,9 +4,10 @@ Every API error has the shape ``{"errors": [{"field": ..., "code": ..., "message
 ``field`` is the input field (``null`` when the error is about the request as a whole),
 ``code`` the rule that was broken (DRF's error code, e.g. ``required``, ``max_value``, or ours).
 
-A service's ``ServiceError`` is a 400 with its field and code. When a name may be a player
-already known, the error carries ``candidates`` (player_id, name, acc_number, club, events):
-send the request again with ``player_id`` (or ``new_player``; for an import, ``matches``).
+A service's ``ServiceError`` is a 400 with its field and code (a ``Conflict``, a 409).
+When a name may be a player already known, the error carries ``candidates`` (player_id,
+name, acc_number, club, events): send the request again with ``player_id`` (or
+``new_player``; for an import, ``matches``).
 A step refused for several reasons (``Blocked``: the bracket, finalising) lists every one in
 ``blockers``, each ``{"text", "url"}`` with the page that settles it.
 A CSV import's ``RowErrors`` gives one error per bad row: ``field`` is
@@ -25,7 +26,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
-from tournaments.errors import Blocked, RowErrors, ServiceError
+from tournaments.errors import Blocked, Conflict, RowErrors, ServiceError
 from tournaments.services.entries import PlayerChoiceNeeded
 from tournaments.services.entries_import import ImportChoicesNeeded
 
@@ -100,7 +101,10 @@ def _service_errors(exc: ServiceError) -> list[dict[str, Any]]:
 def exception_handler(exc, context):
     if isinstance(exc, ServiceError):
         set_rollback()
-        return Response({"errors": _service_errors(exc)}, status=status.HTTP_400_BAD_REQUEST)
+        answer = (
+            status.HTTP_409_CONFLICT if isinstance(exc, Conflict) else status.HTTP_400_BAD_REQUEST
+        )
+        return Response({"errors": _service_errors(exc)}, status=answer)
     # DRF turns Django's own exceptions into its own; do it first so the codes are known.
     if isinstance(exc, Http404):
         exc = exceptions.NotFound(str(exc) or None)

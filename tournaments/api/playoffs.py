@@ -16,6 +16,7 @@ from rest_framework import permissions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from tournaments.api.idempotency import CONFLICT, KEY_PARAMETER, keyed_answer
 from tournaments.api.private import PrivateAnswers
 from tournaments.api.serializers import JobSerializer, StrictInput, no_input
 from tournaments.api.serializers_results import RESULTS, PreviewSerializer
@@ -30,6 +31,7 @@ from tournaments.selectors.access import (
 )
 from tournaments.selectors.playoffs import bracket_for_event, entry_current_match, match_games
 from tournaments.services.conflicts import read_again_on_drop
+from tournaments.services.idempotency import report_print
 from tournaments.services.playoffs import playoff_build_request
 from tournaments.services.playoffs_corrections import (
     match_clock_start,
@@ -145,12 +147,15 @@ class PlayoffBuildView(APIView):
 class MatchReportView(PrivateAnswers, APIView):
     """A player's "I won / I lost by N" for the current game of their playoff match: with
     ``preview`` the engine's line and words (200, nothing saved), else 201 with the match after
-    it (the game is verified and the match decided when both cards agree)."""
+    it (the game is verified and the match decided when both cards agree). With an
+    ``Idempotency-Key`` header the report is saved once per key (``api.idempotency``)."""
 
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(
-        request=MatchReportSerializer, responses={200: PreviewSerializer, 201: MatchSerializer}
+        request=MatchReportSerializer,
+        parameters=[KEY_PARAMETER],
+        responses={200: PreviewSerializer, 201: MatchSerializer, 409: CONFLICT},
     )
     def post(self, request, token: str):
         # The reads around the write survive a dropped connection as the write does
@@ -167,15 +172,25 @@ class MatchReportView(PrivateAnswers, APIView):
                 lambda: line_preview(event=entry.event, won=won, spread=margin)
             )
             return Response(PreviewSerializer({"line": line, "words": words}).data)
-        match_game_report(
-            match=match,
+
+        def write():
+            match_game_report(match=match, entry=entry, won=won, spread=margin, user=request.user)
+
+        def answer():
+            return MatchSerializer(entry_current_match(entry=entry)).data
+
+        keyed = keyed_answer(
+            request,
             entry=entry,
-            won=won,
-            spread=margin,
-            user=request.user,
+            print_=report_print("match", result=body.validated_data["result"], margin=margin),
+            status=status.HTTP_201_CREATED,
+            write=write,
+            answer=answer,
         )
-        answer = read_again_on_drop(lambda: MatchSerializer(entry_current_match(entry=entry)).data)
-        return Response(answer, status=status.HTTP_201_CREATED)
+        if keyed is not None:
+            return keyed
+        write()
+        return Response(read_again_on_drop(answer), status=status.HTTP_201_CREATED)
 
 
 class MatchClockView(APIView):

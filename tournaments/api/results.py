@@ -18,6 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from scoring.games import CardLine as EngineLine
+from tournaments.api.idempotency import CONFLICT, KEY_PARAMETER, keyed_answer
 from tournaments.api.private import PrivateAnswers
 from tournaments.api.serializers import no_input
 from tournaments.api.serializers_results import (
@@ -55,6 +56,7 @@ from tournaments.services.corrections import (
     table_cross_check,
     table_paper_line_enter,
 )
+from tournaments.services.idempotency import report_print
 from tournaments.services.results import (
     card_line_preview,
     card_line_report,
@@ -79,7 +81,8 @@ class ReportView(PrivateAnswers, APIView):
     player's reported and verified lines, the opponent's status and the game's state in plain
     words) and the running card. POST "I won / I lost by N":
     with ``preview`` the engine's line and words (200, nothing saved), else the report is
-    saved (201, the new state); the game is verified when both cards agree."""
+    saved (201, the new state); the game is verified when both cards agree. With an
+    ``Idempotency-Key`` header the report is saved once per key (``api.idempotency``)."""
 
     permission_classes = [permissions.AllowAny]
 
@@ -89,7 +92,8 @@ class ReportView(PrivateAnswers, APIView):
 
     @extend_schema(
         request=ReportSerializer,
-        responses={200: PreviewSerializer, 201: PlayerReportSerializer},
+        parameters=[KEY_PARAMETER],
+        responses={200: PreviewSerializer, 201: PlayerReportSerializer, 409: CONFLICT},
     )
     def post(self, request, token: str):
         # The reads before and after the write survive a dropped connection as the write does
@@ -108,13 +112,32 @@ class ReportView(PrivateAnswers, APIView):
                 )
             )
             return Response(PreviewSerializer({"line": line, "words": words}).data)
-        card_line_report(
-            seat=seat,
-            won=won,
-            spread=margin,
-            user=request.user,
-            game_number=form.validated_data.get("game"),
+
+        def write():
+            card_line_report(
+                seat=seat,
+                won=won,
+                spread=margin,
+                user=request.user,
+                game_number=form.validated_data.get("game"),
+            )
+
+        keyed = keyed_answer(
+            request,
+            entry=entry,
+            print_=report_print(
+                "report",
+                result=form.validated_data["result"],
+                margin=margin,
+                game=form.validated_data.get("game"),
+            ),
+            status=status.HTTP_201_CREATED,
+            write=write,
+            answer=lambda: _player_report(entry),
         )
+        if keyed is not None:
+            return keyed
+        write()
         answer = read_again_on_drop(lambda: _player_report(entry))
         return Response(answer, status=status.HTTP_201_CREATED)
 

@@ -5,6 +5,7 @@ from tournaments.models.audit import AuditEntry
 from tournaments.models.clubs import Club, ClubAward, ClubRole, NightCard
 from tournaments.models.events import ENTRANT_NAME, Entry, Event, EventRole
 from tournaments.models.games import Game, Seat, Table
+from tournaments.models.idempotency import KeptAnswer
 from tournaments.models.jobs import Job
 from tournaments.models.ledger import Finalisation, MrpAward
 from tournaments.models.notifications import TableEmail
@@ -41,6 +42,7 @@ __all__ = [
     "Game",
     "Job",
     "JudgeCall",
+    "KeptAnswer",
     "Notice",
     "Player",
     "Ruling",

@@ -48,6 +48,7 @@ from tournaments.services.conflicts import (
     retry_on_conflict,
     retryable,
 )
+from tournaments.services.idempotency import kept_answers_expire
 
 logger = logging.getLogger(__name__)
 
@@ -349,10 +350,12 @@ def jobs_sweep(*, now=None) -> dict[str, int]:
     """Beat's housekeeping: take back jobs whose worker stopped, send jobs still waiting.
 
     Returns how many jobs were taken back (``requeued``), failed for good (``failed``), and sent
-    (``sent``) or left waiting because the broker refused (``unsent``).
+    (``sent``) or left waiting because the broker refused (``unsent``); and how many kept
+    answers to keyed reports had expired and were deleted (``expired_keys``).
     """
     now = now or timezone.now()
     counts = {"requeued": 0, "failed": 0, "sent": 0, "unsent": 0}
+    counts["expired_keys"] = kept_answers_expire(now=now)
     stale = Job.objects.filter(status=Job.Status.RUNNING).filter(
         Q(heartbeat_at__lt=_stale_before(now))
         | Q(heartbeat_at__isnull=True, started_at__lt=_stale_before(now))

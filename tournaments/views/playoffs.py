@@ -34,7 +34,7 @@ from tournaments.services.playoffs_matches import match_forfeits_apply, match_ga
 from tournaments.services.results import line_preview
 from tournaments.views.live import live_page
 from tournaments.views.refusals import refusal_message
-from tournaments.views.report import ReportForm, player_page_context
+from tournaments.views.report import ReportForm, player_page_context, report_once
 
 
 class CorrectionForm(forms.Form):
@@ -225,7 +225,14 @@ def player_match_report(request, token: str):
     try:
         if "confirm" not in request.POST:
             return read_again_on_drop(lambda: _match_preview(request, entry, form, won, margin))
-        match_game_report(match=match, entry=entry, won=won, spread=margin, user=request.user)
+        report_once(
+            form,
+            entry,
+            "match",
+            lambda: match_game_report(
+                match=match, entry=entry, won=won, spread=margin, user=request.user
+            ),
+        )
     except ServiceError as exc:
         messages.error(request, exc.message)
     else:

@@ -6,12 +6,14 @@ the game points and says what the line means before anything is saved.
 
 from __future__ import annotations
 
+import uuid
+
 from django import forms
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.utils import timezone
 
-from tournaments.errors import ServiceError
+from tournaments.errors import Conflict, ServiceError
 from tournaments.models import Notice
 from tournaments.selectors.access import entry_get_by_token
 from tournaments.selectors.account_links import (
@@ -24,6 +26,7 @@ from tournaments.selectors.live import entry_version_by_token
 from tournaments.selectors.report import player_state
 from tournaments.selectors.results import entry_current_seat
 from tournaments.services.conflicts import read_again_on_drop
+from tournaments.services.idempotency import idempotency_key_clean, keyed_write, report_print
 from tournaments.services.results import card_line_preview, card_line_report
 from tournaments.views.account_links import link_ask
 from tournaments.views.check_in import check_in_by_link
@@ -44,6 +47,33 @@ class ReportForm(forms.Form):
         error_messages={"required": "Enter the margin: 121 minus the loser's score."},
         widget=forms.NumberInput(attrs={"inputmode": "numeric", "pattern": "[0-9]*"}),
     )
+    # Made for each report (services.idempotency): the form sent twice saves one line.
+    idempotency_key = forms.CharField(required=False, max_length=200, widget=forms.HiddenInput)
+
+
+def report_once(form, entry, route: str, write) -> None:
+    """``write()``, once per the form's ``idempotency_key`` (every time without one). A key
+    sent before with other figures is refused in the page's words."""
+    data = form.cleaned_data
+    key = idempotency_key_clean(data.get("idempotency_key"), field="idempotency_key")
+    if key is None:
+        write()
+        return
+    game = data.get("game") if route == "report" else None
+    try:
+        keyed_write(
+            entry=entry,
+            key=key,
+            print_=report_print(route, result=data["result"], margin=data["margin"], game=game),
+            status=201,
+            write=write,
+        )
+    except Conflict:
+        raise ServiceError(
+            "This form was already sent with other figures, and those were kept. To send these "
+            "figures instead, send the form again from your page: it now holds a new key.",
+            code="idempotency_conflict",
+        ) from None
 
 
 def player_page(request, token: str):
@@ -102,12 +132,17 @@ def _report(request, entry, form) -> tuple[dict, int]:
     won, margin = form.cleaned_data["result"] == "won", form.cleaned_data["margin"]
     try:
         if "confirm" in request.POST:
-            card_line_report(
-                seat=seat,
-                won=won,
-                spread=margin,
-                user=request.user,
-                game_number=form.cleaned_data["game"],
+            report_once(
+                form,
+                entry,
+                "report",
+                lambda: card_line_report(
+                    seat=seat,
+                    won=won,
+                    spread=margin,
+                    user=request.user,
+                    game_number=form.cleaned_data["game"],
+                ),
             )
             return {}, 302
         line, words = read_again_on_drop(
@@ -131,6 +166,7 @@ def player_page_context(request, entry, **extra) -> dict:
         "current": state.current,
         "match": state.match,
         "form": ReportForm(),
+        "fresh_key": str(uuid.uuid4()),  # a phone with scripts makes its own (report-key.js)
         "link_offer": account_link_offer(entry=entry, user=request.user),
         "live": request.method == "GET",
         **extra,

@@ -82,7 +82,7 @@ def test_a_running_job_whose_worker_went_quiet_runs_again(
     alive = _running(now, key="event:2", heartbeat_age=1)
     with django_capture_on_commit_callbacks(execute=True):
         counts = jobs_sweep(now=now)
-    assert counts == {"requeued": 1, "failed": 0, "sent": 0, "unsent": 0}
+    assert counts == {"requeued": 1, "failed": 0, "sent": 0, "unsent": 0, "expired_keys": 0}
     quiet.refresh_from_db()
     alive.refresh_from_db()
     assert quiet.status == Job.Status.SUCCEEDED and quiet.attempts == 2
