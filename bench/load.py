@@ -24,7 +24,7 @@ database whose statistics were never gathered); the run prints which.
    and every player's page polls its live part as ``static/js/live.js`` does (every 3.5-4 s,
    with the last ETag it got). Measured: latencies, errors (an answer that is not 201 for a
    report, 200/304 for a page, or none within 30 s), pages and polls answered after the same
-   client's next one was due (late) or not answered when the reports ended (outstanding), and
+   client's next one was due (late) or not answered when the phase ended (outstanding), and
    the standings lag (from the last report's answer until the public standings show every
    verified line). Then the database: every line stored, every table verified.
 2. Step test, Pegboard: for each rate of ``BENCH_STEPS`` a fresh event (untimed set-up) with
@@ -86,6 +86,13 @@ POLLING = os.environ.get("BENCH_POLLING", "1") not in ("0", "false", "no")
 TARGET_MS = 300
 
 
+def processor() -> str:
+    for line in Path("/proc/cpuinfo").read_text().splitlines():
+        if line.startswith("model name"):
+            return line.partition(":")[2].strip()
+    return "processor unknown"
+
+
 def step_count(rate: int) -> int:
     """Reports in a step: ``rate x STEP_SECONDS``, whole tables."""
     return max(2, round(rate * STEP_SECONDS / 2) * 2)
@@ -142,7 +149,8 @@ def stored(event) -> tuple[int, int]:
 def polled(reports, everyone) -> list[str]:
     """The phones that poll: the reporters first, then the others, ``PLAYERS`` in all."""
     reporters = [token for token, _ in reports]
-    rest = [token for token in everyone if token not in set(reporters)]
+    reporting = set(reporters)
+    rest = [token for token in everyone if token not in reporting]
     return (reporters + rest)[:PLAYERS]
 
 
@@ -241,8 +249,8 @@ def main() -> None:
         stack.start_limit()
         gunicorn = os.environ.get("BENCH_GUNICORN_ARGS", "") or "gunicorn.conf.py"
         print(f"stack: gunicorn ({gunicorn}), a Celery worker, Redis, PostgreSQL, the limit's "
-              f"gunicorn; {os.cpu_count()} cores shared with the load generator; polling "
-              f"{'on' if POLLING else 'off'}, {SPECTATORS} spectators")  # fmt: skip
+              f"gunicorn; {os.cpu_count()} cores ({processor()}) shared with the load generator; "
+              f"polling {'on' if POLLING else 'off'}, {SPECTATORS} spectators")  # fmt: skip
         record, lag, errors = burst(stack, event, reports, everyone)
         knee = pegboard_steps(stack, event.director, mode)
         limit = limit_steps(stack)

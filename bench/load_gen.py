@@ -28,7 +28,7 @@ class Record:
     polls: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     late: int = 0  # page or poll answers that came after the same client's next one was due
-    outstanding: int = 0  # page or poll requests unanswered when the reports ended
+    outstanding: int = 0  # page or poll requests unanswered when the phase ended
     last_submission_at: float = 0.0
 
 
