@@ -241,8 +241,12 @@ def main() -> None:
         statistics_settle(mode, before_setup=True)
         event, reports, everyone = event_with_game(None, "Load weekend", PLAYERS)
         statistics_settle(mode)
+        with connection.cursor() as cursor:
+            cursor.execute("SHOW autovacuum")
+            autovacuum = cursor.fetchone()[0]
         print(f"set-up: {PLAYERS} players, game 1 published ({time.perf_counter() - started:.0f} s,"
-              f" untimed); planner statistics: {mode}")  # fmt: skip
+              f" untimed); planner statistics: {mode}; PostgreSQL autovacuum "
+              f"{autovacuum}")  # fmt: skip
         if STEP_SECONDS < 20:
             print(f"  (steps of {STEP_SECONDS:.0f} s: too short to measure a knee; a try-out)")
         stack.start()
