@@ -247,6 +247,11 @@ def main() -> None:
         print(f"set-up: {PLAYERS} players, game 1 published ({time.perf_counter() - started:.0f} s,"
               f" untimed); planner statistics: {mode}; PostgreSQL autovacuum "
               f"{autovacuum}")  # fmt: skip
+        if autovacuum != "on":
+            print(
+                "  (autovacuum is off on this server, unlike production (README): a plan a kept "
+                "connection made while the card lines were empty stays; see bench/poll_plan.py)"
+            )
         if STEP_SECONDS < 20:
             print(f"  (steps of {STEP_SECONDS:.0f} s: too short to measure a knee; a try-out)")
         stack.start()
