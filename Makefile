@@ -48,7 +48,7 @@ bench: $(VENV)/.installed-dev
 
 # A 1,024-player burst on gunicorn, PostgreSQL, Redis and a Celery worker (bench/load.py).
 bench-load: $(VENV)/.installed-dev
-	$(BIN)/python bench/load.py
+	$(BIN)/python bench/load.py $(ARGS)
 
 clean:
 	rm -rf $(VENV) staticfiles test-artifacts .pytest_cache

@@ -7,6 +7,7 @@ import asyncio
 import json
 import os
 import shlex
+import shutil
 import socket
 import subprocess
 import sys
@@ -34,7 +35,7 @@ def free_port() -> int:
 class Stack:
     def __init__(self) -> None:
         self.dir = Path(tempfile.mkdtemp(prefix="pegboard-load-"))
-        self.redis_port, self.web_port = free_port(), free_port()
+        self.redis_port, self.web_port, self.limit_port = free_port(), free_port(), free_port()
         s = connection.settings_dict
         auth = s["USER"] + (f":{s['PASSWORD']}" if s["PASSWORD"] else "")
         self.env = {
@@ -75,6 +76,21 @@ class Stack:
             time.sleep(0.3)
         raise RuntimeError(f"gunicorn did not answer; its log:\n{self.log('web')[-3000:]}")
 
+    def start_limit(self) -> None:
+        """The minimal endpoint (``bench/limit_app``) on gunicorn with the same settings file
+        and arguments as the product, on the same database."""
+        extra = shlex.split(os.environ.get("BENCH_GUNICORN_ARGS", ""))
+        self._run("limit", [sys.executable, "-m", "gunicorn", "bench.limit_app.wsgi:application",
+                            "--bind", f"127.0.0.1:{self.limit_port}", *extra])  # fmt: skip
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                asyncio.run(fetch(self.limit_port, "GET", "/limit/none/"))
+                return
+            except OSError:
+                time.sleep(0.3)
+        raise RuntimeError(f"the limit's gunicorn did not answer:\n{self.log('limit')[-3000:]}")
+
     def _run(self, name: str, command: list[str]) -> None:
         log = open(self.dir / f"{name}.log", "wb")  # noqa: SIM115  (closed by the process' end)
         self.procs[name] = subprocess.Popen(
@@ -93,6 +109,7 @@ class Stack:
             except subprocess.TimeoutExpired:
                 proc.kill()
         self.mail.stop()
+        shutil.rmtree(self.dir, ignore_errors=True)  # logs and static files: gone after a run
 
 
 # A plain HTTP/1.1 client on loopback, a new connection a request (as phones behind a

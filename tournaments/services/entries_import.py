@@ -35,6 +35,7 @@ from tournaments.services.entries import (
     registration_problems,
     withdrawn_entry_of,
 )
+from tournaments.services.planner import tables_analyze
 
 MAX_IMPORT_ROWS = 5000
 MAX_IMPORT_BYTES = 2_000_000
@@ -280,6 +281,7 @@ def entries_import_csv(
             raise ImportRowErrors(errors, columns=found.columns, skipped=skipped)
         result = ImportResult(entries=entries, skipped=skipped, unused_columns=found.unused)
         if entries:
+            tables_analyze(models=[Entry, Player])  # a field entered in one go
             audit_record(
                 event=locked,
                 actor=user,

@@ -24,6 +24,7 @@ from tournaments.selectors.events import entries_in_game, pairing_records
 from tournaments.selectors.games import game_pairings
 from tournaments.services.audit import Kind, audit_record
 from tournaments.services.jobs import Progress, job_enqueue
+from tournaments.services.planner import tables_analyze
 from tournaments.services.results import sit_out_line_create
 from tournaments.services.standings import standings_request
 from tournaments.services.table_emails import table_emails_request
@@ -144,6 +145,7 @@ def _save(game: Game, pairing: GamePairing) -> None:
     game.status = Game.Status.PAIRED
     game.paired_at = timezone.now()
     game.save(update_fields=["status", "paired_at"])
+    tables_analyze(models=[Table, Seat])  # a game's tables and seats, in one go
 
 
 @transaction.atomic

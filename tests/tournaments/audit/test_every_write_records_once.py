@@ -49,6 +49,7 @@ pytestmark = pytest.mark.django_db
 NOT_STAFF_ACTIONS = {
     "audit_record": "the history's writer itself",
     "line_state": "formats a line for the history",
+    "tables_analyze": "planner statistics after an import or a pairing, no data changed",
     "consolation_eligible": "reads",
     "consolation_of": "reads",
     "consolation_sync_entries": "part of a bracket rebuild, recorded by the correction",

@@ -1,0 +1,151 @@
+"""The open-loop load generator of bench/load.py: every request is sent at its scheduled time
+whatever the server does, and timed from that time (a slow answer never delays or hides the
+next request: a queue in front of the server counts in the latency, as the phones feel it).
+
+Reports arrive as a Poisson process (exponential gaps) at a given rate; spectators and polling
+phones each fire on their own clock (a phone's next poll is due 3.5-4 s after the previous one
+was DUE, not answered) and what is still unanswered when the next one is due is counted late."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import statistics
+import time
+from dataclasses import dataclass, field
+
+from load_stack import fetch
+
+TIMEOUT = 30.0  # seconds; then the request counts as an error (gunicorn's own timeout)
+SPECTATOR_EVERY = 5.0
+POLL_EVERY, POLL_JITTER = 3.5, 0.5  # as static/js/live.js
+
+
+@dataclass
+class Record:
+    submissions: list[float] = field(default_factory=list)
+    pages: list[float] = field(default_factory=list)
+    polls: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    late: int = 0  # page or poll answers that came after the same client's next one was due
+    outstanding: int = 0  # page or poll requests unanswered when the phase ended
+    last_submission_at: float = 0.0
+
+
+def arrivals(count: int, rate: float, rng: random.Random) -> list[float]:
+    """``count`` offsets (s) of a Poisson process of ``rate`` a second."""
+    at, offsets = 0.0, []
+    for _ in range(count):
+        at += rng.expovariate(rate)
+        offsets.append(at)
+    return offsets
+
+
+async def timed(port, method, path, due: float, record: Record, what: str, **kwargs):
+    """Send at ``due`` (perf_counter), return (answer or None, ms since ``due``)."""
+    await asyncio.sleep(max(0.0, due - time.perf_counter()))
+    try:
+        answer = await asyncio.wait_for(fetch(port, method, path, **kwargs), TIMEOUT)
+    except (TimeoutError, OSError) as exc:
+        record.errors.append(f"{what}: {type(exc).__name__}: {exc}")
+        return None, None
+    return answer, (time.perf_counter() - due) * 1000
+
+
+async def submit(port, reports, offsets, record: Record, *, path="/api/v1/report/{}/"):
+    """Post ``reports`` ((token, body)) at ``offsets`` from now; 201 expected."""
+    start = time.perf_counter() + 0.05
+
+    async def one(offset, token, body):
+        answer, ms = await timed(
+            port, "POST", path.format(token), start + offset, record, "submission", body=body
+        )
+        if answer is None:
+            return
+        record.submissions.append(ms)
+        record.last_submission_at = max(record.last_submission_at, time.monotonic())
+        if answer.status != 201:
+            record.errors.append(f"submission {answer.status}: {answer.body[:300]!r}")
+
+    await asyncio.gather(*(one(o, t, b) for o, (t, b) in zip(offsets, reports, strict=True)))
+
+
+class Watchers:
+    """Spectators reloading the public standings and phones polling their live part, each on
+    its own schedule, from ``start()`` until ``stop()``."""
+
+    def __init__(self, port, event_id, tokens, record: Record, spectators: int) -> None:
+        self.port, self.event_id, self.tokens = port, event_id, tokens
+        self.record, self.spectators = record, spectators
+        self.pending: set[asyncio.Task] = set()
+        self.running = True
+        self.rng = random.Random(event_id)
+
+    def start(self) -> asyncio.Task:
+        clients = [self._spectator() for _ in range(self.spectators)]
+        clients += [self._phone(token) for token in self.tokens]
+        return asyncio.ensure_future(asyncio.gather(*clients))
+
+    async def stop(self, clients: asyncio.Task) -> None:
+        self.running = False
+        self.record.outstanding = sum(not task.done() for task in self.pending)
+        await clients
+        if self.pending:
+            await asyncio.wait(self.pending)
+
+    def _fire(self, coro) -> None:
+        task = asyncio.ensure_future(coro)
+        self.pending.add(task)
+        task.add_done_callback(self.pending.discard)
+
+    async def _clock(self, every: float, jitter: float, send) -> None:
+        due = time.perf_counter() + self.rng.random() * (every + jitter)
+        while True:
+            await asyncio.sleep(max(0.0, due - time.perf_counter()))
+            if not self.running:
+                return
+            gap = every + self.rng.random() * jitter
+            self._fire(send(due, due + gap))
+            due += gap
+
+    async def _spectator(self) -> None:
+        path = f"/events/{self.event_id}/standings/"
+
+        async def send(due, next_due):
+            answer, ms = await timed(self.port, "GET", path, due, self.record, "page")
+            if answer is not None:
+                self._answered(self.record.pages, ms, next_due)
+                if answer.status != 200:
+                    self.record.errors.append(f"standings {answer.status}: {answer.body[:300]!r}")
+
+        await self._clock(SPECTATOR_EVERY, 0.0, send)
+
+    async def _phone(self, token: str) -> None:
+        """No page opened beforehand: the first poll has no ETag (as a phone opening the page)."""
+        etag = {"value": None}
+        path = f"/r/{token}/?part=live"
+
+        async def send(due, next_due):
+            answer, ms = await timed(
+                self.port, "GET", path, due, self.record, "poll", etag=etag["value"]
+            )
+            if answer is None:
+                return
+            self._answered(self.record.polls, ms, next_due)
+            if answer.status == 200:
+                etag["value"] = answer.headers.get("etag")
+            elif answer.status != 304:
+                self.record.errors.append(f"poll {answer.status}: {answer.body[:300]!r}")
+
+        await self._clock(POLL_EVERY, POLL_JITTER, send)
+
+    def _answered(self, into: list[float], ms: float, next_due: float) -> None:
+        into.append(ms)
+        if time.perf_counter() > next_due:
+            self.record.late += 1
+
+
+def p(values: list[float], q: int) -> float:
+    if len(values) < 2:
+        return values[0] if values else 0.0
+    return statistics.quantiles(values, n=100, method="inclusive")[q - 1]

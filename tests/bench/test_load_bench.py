@@ -1,0 +1,85 @@
+"""The load bench itself (issue 24): its generator is open-loop (a request is timed from when
+it was due, and a phone's next poll never waits for the last answer) and its limit endpoint
+does what a report must do at least, in one transaction of two statements."""
+
+import asyncio
+import random
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext, override_settings
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+
+import load_gen  # noqa: E402  (bench/)
+from load_stack import Answer  # noqa: E402
+
+from bench.limit_app import LINES, tables_create  # noqa: E402
+
+
+def test_arrivals_are_random_not_evenly_spaced():
+    offsets = load_gen.arrivals(200, 10.0, random.Random(1))
+    gaps = {round(b - a, 6) for a, b in zip([0.0, *offsets], offsets, strict=False)}
+    assert len(offsets) == 200 and len(gaps) > 150  # exponential gaps: all different
+    assert offsets == sorted(offsets)
+
+
+def test_latency_counts_from_the_scheduled_send_not_the_actual_one(monkeypatch):
+    async def instant(*args, **kwargs):
+        return Answer(201, {}, b"{}", 0.0)
+
+    monkeypatch.setattr(load_gen, "fetch", instant)
+    record = load_gen.Record()
+    due = time.perf_counter() - 0.5  # the generator sent it half a second late
+    _, ms = asyncio.run(load_gen.timed(1, "POST", "/x/", due, record, "submission"))
+    assert ms >= 500
+
+
+def test_a_phone_polls_on_its_schedule_while_its_last_poll_is_unanswered(monkeypatch):
+    sent = []
+
+    async def main():
+        enough, never = asyncio.Event(), asyncio.Event()
+
+        async def hanging(*args, **kwargs):
+            sent.append(kwargs.get("etag"))
+            if len(sent) >= 3:
+                enough.set()
+            await never.wait()  # the server never answers
+
+        monkeypatch.setattr(load_gen, "fetch", hanging)
+        monkeypatch.setattr(load_gen, "POLL_EVERY", 0.01)
+        monkeypatch.setattr(load_gen, "POLL_JITTER", 0.0)
+        record = load_gen.Record()
+        watchers = load_gen.Watchers(1, 1, ["token"], record, spectators=0)
+        clients = watchers.start()
+        await asyncio.wait_for(enough.wait(), 10)
+        never.set()  # let the hanging requests end (as a timeout would)
+        await watchers.stop(clients)
+        return record
+
+    record = asyncio.run(main())
+    assert len(sent) >= 3 and record.outstanding >= 2
+
+
+@pytest.mark.services
+@pytest.mark.django_db
+@override_settings(ROOT_URLCONF="bench.limit_app.urls")
+def test_the_limit_endpoint_looks_up_the_token_and_inserts_one_line(client):
+    with connection.cursor() as cursor:
+        tables_create(cursor, 3)
+    with CaptureQueriesContext(connection) as queries:
+        answer = client.post(
+            "/limit/limit-2/", {"result": "won", "margin": 12}, content_type="application/json"
+        )
+    assert answer.status_code == 201 and answer.json()["margin"] == 12
+    statements = [q["sql"].split()[0] for q in queries if "SAVEPOINT" not in q["sql"]]
+    assert statements == ["SELECT", "INSERT"]
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT token_id, result, margin FROM {LINES}")
+        assert cursor.fetchall() == [(3, "won", 12)]
+    missing = client.post("/limit/none/", {"result": "won", "margin": 1}, "application/json")
+    assert missing.status_code == 404
