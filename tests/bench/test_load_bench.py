@@ -6,6 +6,7 @@ import asyncio
 import random
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,13 @@ import load_gen  # noqa: E402  (bench/)
 from load_stack import Answer  # noqa: E402
 
 from bench.limit_app import LINES, tables_create  # noqa: E402
+
+
+def _run(coroutine):
+    """``asyncio.run`` in a thread of its own: a browser test run earlier in the same process
+    (Playwright's sync API) can leave an event loop running in this one."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 def test_arrivals_are_random_not_evenly_spaced():
@@ -34,7 +42,7 @@ def test_latency_counts_from_the_scheduled_send_not_the_actual_one(monkeypatch):
     monkeypatch.setattr(load_gen, "fetch", instant)
     record = load_gen.Record()
     due = time.perf_counter() - 0.5  # the generator sent it half a second late
-    _, ms = asyncio.run(load_gen.timed(1, "POST", "/x/", due, record, "submission"))
+    _, ms = _run(load_gen.timed(1, "POST", "/x/", due, record, "submission"))
     assert ms >= 500
 
 
@@ -61,7 +69,7 @@ def test_a_phone_polls_on_its_schedule_while_its_last_poll_is_unanswered(monkeyp
         await watchers.stop(clients)
         return record
 
-    record = asyncio.run(main())
+    record = _run(main())
     assert len(sent) >= 3 and record.outstanding >= 2
 
 

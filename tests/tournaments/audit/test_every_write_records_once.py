@@ -193,6 +193,10 @@ NOT_STAFF_ACTIONS = {
     "consolation_links_send": "the e-mail job's work: Entry.link_emailed_at is its record",
     "table_emails_send": "the e-mail job's work: TableEmail is its record, not the history",
     "entry_email": "builds an e-mail for the jobs above; sends and saves nothing",
+    "idempotency_key_clean": "checks a value",
+    "report_print": "pure: what a report asked, for comparing a resent one",
+    "keyed_write": "wraps a player's report, which is not a staff action",
+    "kept_answers_expire": "the jobs sweep's clean-up of kept answers (not an event's)",
 }
 
 

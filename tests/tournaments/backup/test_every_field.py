@@ -72,6 +72,7 @@ NOT_COPIED = {
     m.ClubRole: "the club's staff, not the event's",
     m.PlayerMerge: "a record of the people, not of the event",
     m.TableEmail: "a record of messages sent, not of the event",
+    m.KeptAnswer: "answers kept 48 hours so a resent report is not saved twice",
     m.AccountLink: "a person's account, never moved by a file (only the person or an admin)",
     m.RecordChange: "a record of the people, not of the event",
 }
