@@ -6,11 +6,10 @@ from hypothesis import strategies as st
 
 from scoring.crosscheck import (
     CrossCheckError,
-    GameLinesError,
     ReportedLine,
     cross_check,
-    validate_game_lines,
 )
+from scoring.game_lines import GameLinesError, validate_game_lines
 from scoring.games import (
     CardLine,
     CardLineError,

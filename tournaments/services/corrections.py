@@ -3,7 +3,7 @@ cross-checks, corrections by hand, and tie playoffs.
 
 - correction: new verified lines for one or both seats of a table, with the reason; the old
   lines stay (not current). A correction is checked as a whole table by the engine
-  (``scoring.crosscheck.validate_game_lines``): each line must fit the event's settings, and
+  (``scoring.game_lines.validate_game_lines``): each line must fit the event's settings, and
   the pair must be one Rule 12.2 or an administrative result can leave (at most one winner).
   A correction to one seat is checked against the other seat's current verified line. A
   refused correction names the seat's field and the rule, and stores nothing.
@@ -16,13 +16,8 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from scoring.crosscheck import (
-    CrossCheckError,
-    GameLinesError,
-    ReportedLine,
-    cross_check,
-    validate_game_lines,
-)
+from scoring.crosscheck import CrossCheckError, ReportedLine, cross_check
+from scoring.game_lines import GameLinesError, validate_game_lines
 from scoring.games import SIDES
 from scoring.games import CardLine as EngineLine
 from tournaments.errors import ServiceError
