@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments.views import rulings
+from tournaments.views import rulings, rulings_count
 
 TABLE = "events/<num:event_id>/games/<num:number>/tables/<num:table_number>/"
 
@@ -22,5 +22,5 @@ urlpatterns = [
     ),
     path("events/<num:event_id>/rulings/", rulings.ruling_list, name="ruling-list"),
     path("r/<link:token>/judge/", rulings.player_call_judge, name="player-call-judge"),
-    path("count/", rulings.count_checker, name="count-checker"),
+    path("count/", rulings_count.count_checker, name="count-checker"),
 ]

@@ -24,6 +24,7 @@ from tournaments.services.clubs import (
     club_night_create,
     club_update_settings,
 )
+from tournaments.views.refusals import refusal_on_form
 
 PER_PAGE = 50
 
@@ -130,7 +131,7 @@ def club_settings(request, club_id: int):
         try:
             club_update_settings(club=club, user=request.user, **changes)
         except ServiceError as exc:
-            form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+            refusal_on_form(form, exc)
         else:
             messages.success(request, "The club's settings are saved.")
             return redirect("club-detail", club_id=club.pk)
@@ -192,7 +193,7 @@ def club_award_new(request, club_id: int):
                 hand=data["hand"], starter=data["starter"], crib=data["crib"],
             )  # fmt: skip
         except ServiceError as exc:
-            form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+            refusal_on_form(form, exc)
         else:
             messages.success(request, f"{award.get_kind_display()} recorded for {entry.player}.")
             return redirect("club-detail", club_id=club.pk)

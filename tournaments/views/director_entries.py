@@ -21,6 +21,7 @@ from tournaments.services.links import UNDO_WINDOW, entry_token_restore, entry_t
 from tournaments.services.withdrawals import entry_rejoin, entry_withdraw
 from tournaments.views.confirm import Confirmation, confirm_page, confirmed
 from tournaments.views.director_events import dashboard_context
+from tournaments.views.refusals import refusal_on_form
 
 MANAGE = "tournaments/director/event_manage.html"
 
@@ -47,7 +48,7 @@ def entry_add(request, event_id: int):
         except entry_services.PlayerChoiceNeeded as exc:
             candidates = exc.candidates
         except ServiceError as exc:
-            form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+            refusal_on_form(form, exc)
         else:
             if entry.restored:
                 text = f"{entry.name} had withdrawn: their entry is restored, with "

@@ -33,6 +33,7 @@ from tournaments.selectors.sanctioning import event_sanction_status
 from tournaments.selectors.waiting import event_waiting
 from tournaments.services import events as event_services
 from tournaments.services.links import token_undo_refusal
+from tournaments.views.refusals import refusal_on_form
 
 
 @login_required
@@ -54,7 +55,7 @@ def event_create(request):
         try:
             event = event_services.event_create(user=request.user, **form.cleaned_data)
         except ServiceError as exc:
-            form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+            refusal_on_form(form, exc)
         else:
             messages.success(request, f"{event.name} is ready for registration.")
             return redirect("event-manage", event_id=event.pk)

@@ -14,6 +14,7 @@ from tournaments.selectors.access import event_get_for_director, role_grant_get_
 from tournaments.selectors.people import person_name
 from tournaments.services.roles import event_role_grant, event_role_revoke
 from tournaments.views.director_events import dashboard_context
+from tournaments.views.refusals import refusal_on_form
 
 
 @login_required
@@ -25,7 +26,7 @@ def role_grant(request, event_id: int):
         try:
             grant = event_role_grant(event=event, actor=request.user, **form.cleaned_data)
         except ServiceError as exc:
-            form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+            refusal_on_form(form, exc)
         else:
             label = grant.get_role_display().lower()
             messages.success(request, f"{person_name(grant.user)} is now {label}.")

@@ -37,6 +37,7 @@ from tournaments.services.record_changes import (
     record_change_decline,
     record_change_withdraw,
 )
+from tournaments.views.refusals import refusal_on_form
 
 PER_PAGE = 50
 
@@ -120,7 +121,7 @@ def player_record(request, player_id: int):
         try:
             changes = player_record_change(player=player, user=request.user, **form.cleaned_data)
         except ServiceError as exc:
-            form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+            refusal_on_form(form, exc)
         else:
             messages.success(request, _changes_message(player, changes))
             return redirect("player-detail", player_id=player.pk)

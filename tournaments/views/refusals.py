@@ -1,5 +1,6 @@
-"""A service's refusal as a page message: a ``Blocked`` one lists every blocker with a link to
-the page that settles it (the message stays safe HTML through the session)."""
+"""A service's refusal on a page: as a message (a ``Blocked`` one lists every blocker with a
+link to the page that settles it; the message stays safe HTML through the session), or as a
+form error next to the field it names."""
 
 from __future__ import annotations
 
@@ -17,3 +18,8 @@ def refusal_message(request, exc: ServiceError) -> None:
         "", '<li><a href="{}">{}</a></li>', ((b.url, b.text) for b in exc.blockers)
     )
     messages.error(request, format_html('{}<ul class="blockers">{}</ul>', exc.lead, items))
+
+
+def refusal_on_form(form, exc: ServiceError) -> None:
+    """Next to the field the refusal names, or at the top of the form when it names none."""
+    form.add_error(exc.field if exc.field in form.fields else None, exc.message)

@@ -35,6 +35,7 @@ from tournaments.services.corrections import (
 )
 from tournaments.views.confirm import Confirmation, confirm_page, confirmed
 from tournaments.views.live import live_page
+from tournaments.views.refusals import refusal_on_form
 
 
 class PaperLineForm(forms.Form):
@@ -265,7 +266,7 @@ def correct(request, event_id: int, number: int, table_number: int):
                     rebuild_bracket=form.cleaned_data["rebuild_bracket"],
                 )
             except ServiceError as exc:
-                form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+                refusal_on_form(form, exc)
             else:
                 messages.success(request, "Correction saved; the old lines are kept.")
                 return None

@@ -1,13 +1,11 @@
 """Pages for judges: the open calls, the ruling form, the event's rulings, a player's "Call a
-judge" button, and the count checker anyone may use.
+judge" button. The count checker anyone may use is ``views/rulings_count.py``.
 
 The ruling form shows what the engine makes of a ruling (the board after it, and the card lines
 when it ends the game) before anything is saved; "Save this ruling" records exactly that.
 """
 
 from __future__ import annotations
-
-import re
 
 from django import forms
 from django.contrib import messages
@@ -32,8 +30,6 @@ from tournaments.selectors.people import person_name
 from tournaments.selectors.playoffs import entry_current_match
 from tournaments.selectors.results import entry_current_seat
 from tournaments.selectors.rulings import (
-    count_hand,
-    count_pegging,
     event_judges,
     events_judged_by,
     judge_calls_open,
@@ -49,14 +45,9 @@ from tournaments.services.rulings import ruling_preview, ruling_record
 from tournaments.services.rulings_match import ruling_record_in_match
 from tournaments.services.rulings_outcome import MatchSide
 from tournaments.views.live import live_page
+from tournaments.views.refusals import refusal_on_form
 
 NUMBER = {"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"}
-CARDS = {
-    "class": "cards-input",
-    "autocomplete": "off",
-    "autocapitalize": "characters",
-    "spellcheck": "false",
-}
 
 
 def _number(label: str, *, required: bool = True, least: int = 0, help_text: str = ""):
@@ -122,10 +113,6 @@ class RulingForm(forms.Form):
         data["offender_entry"] = data.pop("offender")
         data["judges"] = list(data["judges"])
         return data
-
-
-def _form_error(form: forms.Form, exc: ServiceError) -> None:
-    form.add_error(exc.field if exc.field in form.fields else None, exc.message)
 
 
 @login_required
@@ -237,7 +224,7 @@ def _ruling_page(request, context, seats, *, record, **place):
             context["outcome"] = outcome
             context["preview_lines"] = [(s, outcome.lines[s.pk]) for s in seats if outcome.lines]
         except ServiceError as exc:
-            _form_error(form, exc)
+            refusal_on_form(form, exc)
     context["infractions"] = [(radio, CATALOGUE[radio.data["value"]]) for radio in form["code"]]
     status = 400 if form.errors else 200
     return render(request, "tournaments/rulings/ruling_form.html", context, status=status)
@@ -310,103 +297,3 @@ def _call_to_match(request, entry, token: str):
             "judge is on the way.",
         )
     return redirect("player-page", token=token)
-
-
-class HandForm(forms.Form):
-    hand = forms.CharField(
-        label="Four cards",
-        widget=forms.TextInput(attrs={**CARDS, "placeholder": "5H 5D 5S JC"}),
-        help_text="Rank then suit, with spaces: A 2 … 10 J Q K and C D H S.",
-    )
-    starter = forms.CharField(
-        label="Starter (the cut card)", widget=forms.TextInput(attrs={**CARDS, "placeholder": "5C"})
-    )
-    crib = forms.BooleanField(required=False, label="This is the crib")
-
-
-class PlayForm(forms.Form):
-    """Two players fill the pone's and the dealer's boxes; three or four players also fill
-    the second (and third) player's, in the order of play round the table."""
-
-    pone = forms.CharField(
-        label="Pone's four cards (the non-dealer; with three or four players, the player on "
-        "the dealer's left, who leads)",
-        widget=forms.TextInput(attrs={**CARDS, "placeholder": "KC 8C 4C 5C"}),
-    )
-    second = forms.CharField(
-        required=False,
-        label="Second player's four cards (three or four players only: next on the left)",
-        widget=forms.TextInput(attrs=CARDS),
-    )
-    third = forms.CharField(
-        required=False,
-        label="Third player's four cards (four players only)",
-        widget=forms.TextInput(attrs=CARDS),
-    )
-    dealer = forms.CharField(
-        label="Dealer's four cards",
-        widget=forms.TextInput(attrs={**CARDS, "placeholder": "5D 8D 6D 3D"}),
-    )
-    plays = forms.CharField(
-        label="Every card in the order it was laid (8, 12 or 16 cards)",
-        widget=forms.TextInput(attrs={**CARDS, "placeholder": "KC 5D 8C 8D 4C 6D 5C 3D"}),
-    )
-
-    def clean(self):
-        data = super().clean()
-        if data.get("third") and not data.get("second"):
-            self.add_error(
-                "second",
-                "Fill in the second player's cards too: four players go pone, second, third, "
-                "dealer.",
-            )
-        return data
-
-
-# What the page calls each seat, by the number of seats.
-_SEAT_WORDS = {
-    2: ("pone", "dealer"),
-    3: ("pone", "second player", "dealer"),
-    4: ("pone", "second player", "third player", "dealer"),
-}
-
-
-def _pegging_rows(data: dict) -> dict:
-    """The checked play for the page: each card by whom, and each seat's (and side's) total."""
-    hands = {"pone": data["pone"]}
-    hands.update({field: data[field] for field in ("second", "third") if data[field]})
-    hands["dealer"] = data["dealer"]
-    words = _SEAT_WORDS[len(hands)]
-    try:
-        result = count_pegging(hands=hands, plays=data["plays"])
-    except ServiceError as exc:
-        seat_words = re.sub(r"\bseat (\d)", lambda m: f"the {words[int(m[1])]}", exc.message)
-        raise ServiceError(seat_words, field=exc.field, code=exc.code) from None
-    rows = [
-        {"card": p.card, "who": words[p.seat], "count": p.count, "points": p.points,
-         "reasons": p.reasons}
-        for p in result.plays
-    ]  # fmt: skip
-    totals = list(zip(words, result.points, strict=True))
-    sides = None
-    if len(result.points) == 4:
-        sides = list(zip(("pone and third player", "second player and dealer"),
-                         result.team_points(), strict=True))  # fmt: skip
-    return {"play_rows": rows, "play_totals": totals, "play_sides": sides}
-
-
-def count_checker(request):
-    """Count a hand, or a whole play, with the engine. Nothing is saved."""
-    check = request.GET.get("check")
-    hand_form = HandForm(request.GET if check == "hand" else None)
-    play_form = PlayForm(request.GET if check == "play" else None)
-    context = {"hand_form": hand_form, "play_form": play_form, "check": check}
-    try:
-        if check == "hand" and hand_form.is_valid():
-            context["hand_score"] = count_hand(**hand_form.cleaned_data)
-        elif check == "play" and play_form.is_valid():
-            context.update(_pegging_rows(play_form.cleaned_data))
-    except ServiceError as exc:
-        _form_error(hand_form if check == "hand" else play_form, exc)
-    status = 400 if hand_form.errors or play_form.errors else 200
-    return render(request, "tournaments/rulings/count.html", context, status=status)
