@@ -25,13 +25,9 @@ def test_a_players_report_locks_the_table_row(event_in_play):
     with CaptureQueriesContext(connection) as queries:
         response = APIClient().post(url, {"result": "won", "margin": 12}, format="json")
     assert response.status_code == 201, response.json()
-    locks = [
-        q["sql"]
-        for q in queries.captured_queries
-        if 'FROM "tournaments_table"' in q["sql"] and "FOR UPDATE" in q["sql"]
-    ]
-    assert locks, "no SELECT ... FOR UPDATE of the table row in:\n" + "\n".join(
-        q["sql"] for q in queries.captured_queries
-    )
-    assert any(f'"tournaments_table"."id" = {seat.table_id}' in sql for sql in locks), locks
+    # The first statement finds the link's seat and locks its table's row (services.report).
+    first = queries.captured_queries[1]["sql"]  # after the transaction's SAVEPOINT
+    assert 'INNER JOIN "tournaments_table"' in first, first
+    assert first.endswith('FOR UPDATE OF "tournaments_table"'), first
+    assert seat.entry.report_token in first, first
     assert seat.card_lines.filter(kind="reported", current=True).exists()

@@ -21,6 +21,7 @@ from scoring.games import CardLine as EngineLine
 from tournaments.api.idempotency import CONFLICT, KEY_PARAMETER, keyed_answer
 from tournaments.api.private import PrivateAnswers
 from tournaments.api.serializers import no_input
+from tournaments.api.serializers_report import ReportSavedSerializer
 from tournaments.api.serializers_results import (
     BoardSerializer,
     CorrectionSerializer,
@@ -56,7 +57,8 @@ from tournaments.services.corrections import (
     table_cross_check,
     table_paper_line_enter,
 )
-from tournaments.services.idempotency import report_print
+from tournaments.services.idempotency import HEADER, idempotency_key_clean, report_print
+from tournaments.services.report import report_by_link
 from tournaments.services.results import (
     card_line_preview,
     card_line_report,
@@ -93,13 +95,30 @@ class ReportView(PrivateAnswers, APIView):
     @extend_schema(
         request=ReportSerializer,
         parameters=[KEY_PARAMETER],
-        responses={200: PreviewSerializer, 201: PlayerReportSerializer, 409: CONFLICT},
+        responses={200: PreviewSerializer, 201: ReportSavedSerializer, 409: CONFLICT},
     )
     def post(self, request, token: str):
+        form = ReportSerializer(data=request.data)
+        if form.is_valid() and not form.validated_data["preview"]:
+            data = form.validated_data
+            done = report_by_link(
+                token=token,
+                won=data["result"] == "won",
+                spread=data["margin"],
+                game_number=data.get("game"),
+                key=idempotency_key_clean(request.headers.get(HEADER)),
+                print_=_print(data),
+            )
+            if done is not None:
+                return _answer(done, token)
+        return self._general(request, token, form)
+
+    def _general(self, request, token: str, form):
+        """Every other case: a preview, a refusal that needs the link, the page's state, a
+        sit-out or no game (``report_by_link`` takes a game at a table only)."""
         # The reads before and after the write survive a dropped connection as the write does
         # (``services.conflicts``): a saved report is never answered with a 500.
         entry = read_again_on_drop(lambda: entry_get_by_token(token=token))
-        form = ReportSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         seat = read_again_on_drop(lambda: entry_current_seat(entry=entry))
         if seat is None:
@@ -125,12 +144,7 @@ class ReportView(PrivateAnswers, APIView):
         keyed = keyed_answer(
             request,
             entry=entry,
-            print_=report_print(
-                "report",
-                result=form.validated_data["result"],
-                margin=margin,
-                game=form.validated_data.get("game"),
-            ),
+            print_=_print(form.validated_data),
             status=status.HTTP_201_CREATED,
             write=write,
             answer=lambda: _player_report(entry),
@@ -140,6 +154,23 @@ class ReportView(PrivateAnswers, APIView):
         write()
         answer = read_again_on_drop(lambda: _player_report(entry))
         return Response(answer, status=status.HTTP_201_CREATED)
+
+
+def _print(data: dict) -> str:
+    result, margin, game = data["result"], data["margin"], data.get("game")
+    return report_print("report", result=result, margin=margin, game=game)
+
+
+def _answer(done, token: str) -> Response:
+    """A report saved by link, or its replay (one first sent from the page's form kept no body:
+    answered with the state as it is now)."""
+    body = done.body
+    if body is None:
+        body = read_again_on_drop(lambda: _player_report(entry_get_by_token(token=token)))
+    response = Response(body, status=done.status)
+    if done.replayed:
+        response["Idempotent-Replayed"] = "true"
+    return response
 
 
 def _player_report(entry) -> dict:

@@ -153,6 +153,30 @@ def _game_state(seat: Seat, card: RunningCard) -> GameState:
     )
 
 
+def report_saved(*, table: Table, line: CardLine, theirs: CardLine | None, opponent: str) -> dict:
+    """The answer to a report saved by link (``services.report``), from what its transaction
+    holds: the game, the line saved, and the table's state and words as the page would show
+    them now (the rest of the page is ``GET /api/v1/report/<token>/``)."""
+    game = table.game
+    status = _opponent_status(line, theirs, event_scoring_settings(event=game.event))
+    state, words = _words(table, opponent, status, line, None, None)
+    return {
+        "game": game.number,
+        "table": table.number,
+        "line": {
+            "kind": line.kind,
+            "game_points": line.game_points,
+            "plus": line.plus,
+            "minus": line.minus,
+        },
+        "opponent": opponent,
+        "opponent_status": status,
+        "state": state,
+        "words": words,
+        "verified": table.status == Table.Status.VERIFIED,
+    }
+
+
 def _words(table: Table, opponent: str, opponent_status: str, reported, settled, refusal):
     if settled is not None:
         if settled.changed:

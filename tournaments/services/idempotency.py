@@ -83,13 +83,22 @@ def keyed_write(
         kept = _first_try(entry, key, print_, status, write, answer)
         return Answer(kept.status_code, kept.answer)
     except (_Taken, ServiceError) as exc:
-        kept = read_again_on_drop(lambda: KeptAnswer.objects.filter(entry=entry, key=key).first())
-        if kept is None:
+        replay = kept_replay(entry_id=entry.pk, key=key, print_=print_)
+        if replay is None:
             if isinstance(exc, _Taken):  # the other try was rolled back meanwhile: try again
                 return keyed_write(
                     entry=entry, key=key, print_=print_, status=status, write=write, answer=answer
                 )
             raise
+        return replay
+
+
+def kept_replay(*, entry_id: int, key: str, print_: str) -> Answer | None:
+    """The answer kept for (link, ``key``) to replay, None when none is kept, a 409
+    ``Conflict`` when the key was used for another report (``print_``)."""
+    kept = read_again_on_drop(lambda: KeptAnswer.objects.filter(entry_id=entry_id, key=key).first())
+    if kept is None:
+        return None
     if kept.fingerprint != print_:
         raise Conflict(
             f"This {HEADER} was already used for another report from this link, and that "
@@ -99,6 +108,23 @@ def keyed_write(
             code="idempotency_conflict",
         )
     return Answer(kept.status_code, kept.answer, replayed=True)
+
+
+def kept_answer_add(*, entry_id: int, key: str, print_: str, status: int, answer: Any) -> None:
+    """Keep (link, ``key``) with its answer in the caller's transaction, after its write: a
+    key kept meanwhile by another try is an ``IntegrityError`` that rolls the write back."""
+    KeptAnswer.objects.create(
+        entry_id=entry_id,
+        key=key,
+        fingerprint=print_,
+        status_code=status,
+        answer=_as_sent(answer),
+    )
+
+
+def _as_sent(answer: Any) -> Any:
+    # Kept as it is sent (dates as text): the first answer and every replay are the same bytes.
+    return json.loads(json.dumps(answer, cls=JSONEncoder))
 
 
 @retry_on_conflict(saved=lambda kept: KeptAnswer.objects.filter(pk=kept.pk).first())
@@ -111,9 +137,8 @@ def _first_try(entry, key, print_, status, write, answer) -> KeptAnswer:
     except IntegrityError:
         raise _Taken from None
     write()
-    # Kept as it is sent (dates as text): the first answer and every replay are the same bytes.
     if answer is not None:
-        kept.answer = json.loads(json.dumps(answer(), cls=JSONEncoder))
+        kept.answer = _as_sent(answer())
         KeptAnswer.objects.filter(pk=kept.pk).update(answer=kept.answer)
     return kept
 

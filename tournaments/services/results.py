@@ -36,7 +36,8 @@ def _engine_line(line: CardLine) -> EngineLine:
     return EngineLine(line.game_points, line.plus, line.minus)
 
 
-def _checked(seat: Seat, line: EngineLine) -> EngineLine:
+def line_checked(seat: Seat, line: EngineLine) -> EngineLine:
+    """``line`` as the engine checks it for the seat's event; refused when impossible."""
     try:
         return validate_card_line(line, event_scoring_settings(event=seat.game.event))
     except CardLineError as exc:
@@ -82,17 +83,16 @@ def line_replace(seat: Seat, kind: str, line: EngineLine, *, source: str, user, 
     )
 
 
-def _verify_if_agreed(table: Table, user) -> bool:
-    lines = table_current_lines(table_id=table.pk)
-    reported = lines[CardLine.Kind.REPORTED]
-    if len(reported) < 2 or lines[CardLine.Kind.VERIFIED]:
-        return False
+def agreed_lines(reported: dict[int, EngineLine], verified: bool, event) -> list[CardLine]:
+    """The table's two verified lines (unsaved) when its two reported lines (by seat id, in seat
+    order) now agree and nothing is verified yet; else none. The one rule of "both cards agree",
+    for the report by link (``services.report``) and every other report."""
+    if len(reported) < 2 or verified:
+        return []
     (seat_a, a), (seat_b, b) = reported.items()
-    settings = event_scoring_settings(event=table.game.event)
-    if not lines_reciprocal(_engine_line(a), _engine_line(b), settings):
-        return False
-    # Both verified lines in one write (no current verified line exists: checked above).
-    CardLine.objects.bulk_create(
+    if not lines_reciprocal(a, b, event_scoring_settings(event=event)):
+        return []
+    return [
         CardLine(
             seat_id=seat_id,
             kind=CardLine.Kind.VERIFIED,
@@ -103,7 +103,16 @@ def _verify_if_agreed(table: Table, user) -> bool:
             reason="",
         )
         for seat_id, line in ((seat_a, a), (seat_b, b))
-    )
+    ]
+
+
+def _verify_if_agreed(table: Table, user) -> bool:
+    lines = table_current_lines(table_id=table.pk)
+    reported = {seat: _engine_line(line) for seat, line in lines[CardLine.Kind.REPORTED].items()}
+    agreed = agreed_lines(reported, bool(lines[CardLine.Kind.VERIFIED]), table.game.event)
+    if not agreed:
+        return False
+    CardLine.objects.bulk_create(agreed)  # both in one write
     mark_verified(table)
     return True
 
@@ -117,7 +126,7 @@ def mark_verified(table: Table, *, request_standings: bool = True) -> None:
         standings_request(event=table.game.event)
 
 
-def _may_report(seat: Seat, table: Table | None, game_number: int | None, by_player: bool):
+def report_allowed(seat: Seat, table: Table | None, game_number: int | None, by_player: bool):
     """Refuse, with the reason, a report ``seat`` may not make now (``report_refusal``), or
     one made from a page showing another game than the one in play."""
     refusal = report_refusal(seat=seat, table=table, by_player=by_player)
@@ -137,7 +146,7 @@ def card_line_preview(
 ) -> tuple[EngineLine, str]:
     """What a win or loss by ``spread`` puts on the card, and the engine's words for it."""
     seat = Seat.objects.select_related("game__event", "table", "entry").get(pk=seat.pk)
-    _may_report(seat, seat.table, game_number, by_player)
+    report_allowed(seat, seat.table, game_number, by_player)
     return line_preview(event=seat.game.event, won=won, spread=spread)
 
 
@@ -170,10 +179,10 @@ def card_line_report(
     table locked, and everything checked against what the lock protects."""
     seat = _SEAT.first(seat.pk)
     table = _locked_table(seat)
-    _may_report(seat, table, game_number, by_player=source == Source.PLAYER)
+    report_allowed(seat, table, game_number, by_player=source == Source.PLAYER)
     line, _ = line_preview(event=seat.game.event, won=won, spread=spread)
     reported = line_replace(
-        seat, CardLine.Kind.REPORTED, _checked(seat, line), source=source, user=user, reason=""
+        seat, CardLine.Kind.REPORTED, line_checked(seat, line), source=source, user=user, reason=""
     )
     _verify_if_agreed(table, user)
     return reported

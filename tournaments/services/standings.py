@@ -8,13 +8,17 @@ case i).
 
 from __future__ import annotations
 
+import time
+from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
+from django.utils import timezone
 
 from tournaments.models import Event, Job, Notice, StandingsSnapshot
 from tournaments.selectors.standings import standings_lines, standings_live, standings_qualifiers
-from tournaments.services.jobs import Progress, job_enqueue
+from tournaments.services.jobs import GATHER_SECONDS, Progress, job_enqueue
 from tournaments.services.night_cards import night_cards_write, night_complete
 from tournaments.services.ratings import ratings_request
 
@@ -30,6 +34,32 @@ def standings_request(*, event: Event) -> Job:
         task="tournaments.tasks.recompute_standings",
         event_id=event.pk,
     )
+
+
+# The standings job starts GATHER_SECONDS after it was asked for (a countdown from its commit):
+# until then, a result verified and committed is read by it. ``standings_follow`` notes in this
+# process's memory until when the job it asked for cannot have started, minus this margin (time
+# between this process's clock, the commit and the broker), and asks for no other meanwhile.
+_FOLLOW_MARGIN = timedelta(seconds=0.5)
+_waiting_until: dict[int, float] = {}  # event id -> time.monotonic() deadline
+
+
+def standings_follow(*, event: Event) -> None:
+    """``standings_request`` for a write that verified a result, without a database round trip
+    when a job this process asked for is known to be still waiting (its countdown has not run
+    out): during a burst, one request per event every couple of seconds per process, not one per
+    verified table. Tasks run at once (no broker): every write asks, as before."""
+    if time.monotonic() < _waiting_until.get(event.pk, 0.0):
+        return
+    job = standings_request(event=event)
+    if settings.CELERY_TASK_ALWAYS_EAGER or job.status != Job.Status.PENDING:
+        return
+    starts = job.created_at + timedelta(seconds=GATHER_SECONDS["standings"]) - _FOLLOW_MARGIN
+    left = (starts - timezone.now()).total_seconds()
+    if left > 0:
+        # Noted once the write commits: a rolled-back write asked for nothing.
+        deadline = time.monotonic() + left
+        transaction.on_commit(lambda: _waiting_until.__setitem__(event.pk, deadline))
 
 
 def standings_recompute(

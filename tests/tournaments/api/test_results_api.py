@@ -89,11 +89,21 @@ def test_both_players_report_by_link_and_the_game_is_verified(
     with django_capture_on_commit_callbacks(execute=True):
         saved = anonymous.post(_report_url(a), {"result": "won", "margin": 35})
     assert saved.status_code == 201, saved.json()
-    mine = saved.json()["current"]
+    # The answer is small (the line and the table's state); the page is the GET.
+    assert saved.json() == {
+        "game": 1,
+        "table": 1,
+        "line": {"kind": "reported", "game_points": 3, "plus": 35, "minus": 0},
+        "opponent": b.entry.player.name,
+        "opponent_status": "not_reported",
+        "state": "waiting",
+        "words": f"Saved. Waiting for {b.entry.player.name} to report.",
+        "verified": False,
+    }
+    mine = anonymous.get(_report_url(a)).json()["current"]
     assert (mine["reported"]["game_points"], mine["reported"]["plus"]) == (3, 35)
     assert mine["reported"]["source"] == "player" and mine["verified"] is None
     assert (mine["state"], mine["opponent_status"]) == ("waiting", "not_reported")
-    assert mine["words"] == f"Saved. Waiting for {b.entry.player.name} to report."
     theirs = anonymous.get(_report_url(b)).json()["current"]
     assert (theirs["state"], theirs["opponent_status"]) == ("your_turn", "reported")
     # a's figures are unseen (names are left out: a factory's "Player 035" is not a figure).
@@ -105,6 +115,18 @@ def test_both_players_report_by_link_and_the_game_is_verified(
     with django_capture_on_commit_callbacks(execute=True):
         confirmed = anonymous.post(_report_url(b), {"result": "lost", "margin": 35})
     assert confirmed.status_code == 201
+    assert confirmed.json()["line"] == {
+        "kind": "reported",
+        "game_points": 0,
+        "plus": 0,
+        "minus": 35,
+    }
+    assert (confirmed.json()["state"], confirmed.json()["opponent_status"]) == (
+        "verified",
+        "agrees",
+    )
+    assert confirmed.json()["verified"] is True
+    assert confirmed.json()["words"] == "Both cards agree: this game is verified."
     table.refresh_from_db()
     assert table.status == Table.Status.VERIFIED
     assert _lines(a, kind="verified") == [("verified", 3, 35, 0, True)]

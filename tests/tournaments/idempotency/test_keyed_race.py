@@ -9,7 +9,7 @@ import pytest
 from django.db import connection, connections
 from rest_framework.test import APIClient
 
-import tournaments.api.results as results_api
+import tournaments.services.report as report_service
 from tournaments.models import CardLine, KeptAnswer, Table
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -46,21 +46,21 @@ def test_two_tries_at_once_write_once_and_answer_alike(event_in_play, monkeypatc
     table = Table.objects.get(game__event=event, game__number=1, number=1)
     seat = table.seats.select_related("entry").order_by("position").first()
     release, writing = threading.Event(), threading.Event()
-    report = results_api.card_line_report
+    preview = report_service.line_preview
 
-    def held(**kwargs):  # the first try stops inside its transaction until the second waits
+    def held(**kwargs):  # the first try stops inside its transaction (the table locked)
         writing.set()
         assert release.wait(timeout=20)
-        return report(**kwargs)
+        return preview(**kwargs)
 
-    monkeypatch.setattr(results_api, "card_line_report", held)
+    monkeypatch.setattr(report_service, "line_preview", held)
     answers = []
     first = threading.Thread(target=_post, args=(seat, answers))
     first.start()
     assert writing.wait(timeout=20)
     second = threading.Thread(target=_post, args=(seat, answers))
     second.start()
-    for _ in range(400):  # until the second try waits on the first one's (link, key) row
+    for _ in range(400):  # until the second try waits on the first one's lock of the table
         if _someone_waits_on_a_lock():
             break
         time.sleep(0.05)

@@ -1,25 +1,33 @@
-"""The player's report through the API takes a small number of queries, the same whatever the
-size of the field: a burst of a thousand reports must not grow with the event."""
+"""The player's report by link takes a fixed, small number of statements, the same whatever the
+size of the field (issue 24: a report in at most 6 statements; ``services.report``).
+
+Counted as PostgreSQL runs them, without the transaction's own BEGIN and COMMIT (here the test's
+SAVEPOINT and RELEASE stand in for them): the first card of a table is 3 (the link, seat, game,
+event and table read with the table's row locked; the table's seats, names and current lines;
+the line inserted), 5 with BEGIN and COMMIT. The card that verifies the table also writes its
+two verified lines in the same INSERT and updates the table: 4, 6 with BEGIN and COMMIT, plus
+the standings job's request (its lookup and insert) when no job this process asked for is known
+to be waiting (``standings_follow``; tests run tasks at once, so they always ask).
+"""
+
+from datetime import timedelta
 
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from tournaments.models import Table
+from tournaments.models import Job, Table
+from tournaments.services import standings as standings_service
 
 pytestmark = pytest.mark.django_db
 
-# The first card of a table: the link, the seat, the seat again and the locked table inside
-# the transaction, the line (retire, add), the table's lines, then the new state for the
-# answer (the running card's seats and lines, the notices). The second card also writes the
-# two verified lines and the table, and asks for the standings (a job row and its lookup).
-FIRST_CARD, SECOND_CARD = 10, 14
-# A report sent with an Idempotency-Key also inserts its (link, key) row first and keeps the
-# answer in it (services.idempotency); a report without one takes no more than before.
-KEYED = 2
+FIRST_CARD, SECOND_CARD = 3, 4
+ASK_STANDINGS = 2
+# A report sent with an Idempotency-Key also keeps (link, key) with its answer: one insert.
+KEYED = 1
 
 
-def _queries(client, seat, body, key=None) -> int:
+def _statements(client, seat, body, key=None, status=201) -> list[str]:
     headers = {"HTTP_IDEMPOTENCY_KEY": key} if key else {}
     with CaptureQueriesContext(connection) as queries:
         answer = client.post(
@@ -28,27 +36,93 @@ def _queries(client, seat, body, key=None) -> int:
             content_type="application/json",
             **headers,
         )
-    assert answer.status_code == 201, answer.content
-    return len([q for q in queries.captured_queries if "SAVEPOINT" not in q["sql"]])
+    assert answer.status_code == status, answer.content
+    return [q["sql"] for q in queries.captured_queries if "SAVEPOINT" not in q["sql"]]
+
+
+def _seats(event, number=1):
+    table = Table.objects.get(game__event=event, game__number=1, number=number)
+    return table, *table.seats.select_related("entry").order_by("position")
 
 
 @pytest.mark.parametrize("players", [10, 40])
-def test_a_report_takes_a_fixed_number_of_queries(client, event_in_play, players):
+def test_a_report_takes_a_fixed_number_of_statements(client, event_in_play, players):
     event = event_in_play(players)
-    table = Table.objects.get(game__event=event, game__number=1, number=1)
-    a, b = table.seats.select_related("entry").order_by("position")
-    assert _queries(client, a, {"result": "won", "margin": 20}) == FIRST_CARD
-    assert _queries(client, b, {"result": "lost", "margin": 20}) == SECOND_CARD
+    table, a, b = _seats(event)
+    first = _statements(client, a, {"result": "won", "margin": 20})
+    assert len(first) == FIRST_CARD, first
+    assert 'FOR UPDATE OF "tournaments_table"' in first[0]
+    assert first[2].startswith('INSERT INTO "tournaments_cardline"') and "RETURNING" in first[2]
+    second = _statements(client, b, {"result": "lost", "margin": 20})
+    assert len(second) == SECOND_CARD + ASK_STANDINGS, second
     table.refresh_from_db()
     assert table.status == Table.Status.VERIFIED
 
 
-def test_a_keyed_report_takes_two_more_queries_and_its_replay_writes_nothing(client, event_in_play):
-    event = event_in_play(10)
-    table = Table.objects.get(game__event=event, game__number=1, number=1)
-    a, b = table.seats.select_related("entry").order_by("position")
+def test_a_report_sent_again_retires_the_first_line_in_one_more(client, event_in_play):
+    _, a, _ = _seats(event_in_play(10))
+    _statements(client, a, {"result": "won", "margin": 20})
+    again = _statements(client, a, {"result": "won", "margin": 25})
+    assert len(again) == FIRST_CARD + 1, again
+    assert again[2].startswith('UPDATE "tournaments_cardline"'), again
+
+
+def test_a_keyed_report_takes_one_more_and_its_replay_writes_nothing(client, event_in_play):
+    _, a, b = _seats(event_in_play(10))
     key = "c0ffee00-1111-4222-8333-444455556666"
-    assert _queries(client, a, {"result": "won", "margin": 20}, key) == FIRST_CARD + KEYED
-    assert _queries(client, b, {"result": "lost", "margin": 20}, key) == SECOND_CARD + KEYED
-    # Sent again: the link, the seat, the refused insert and the kept answer; nothing written.
-    assert _queries(client, a, {"result": "won", "margin": 20}, key) == 4
+    assert len(_statements(client, a, {"result": "won", "margin": 20}, key)) == FIRST_CARD + KEYED
+    second = _statements(client, b, {"result": "lost", "margin": 20}, key)
+    assert len(second) == SECOND_CARD + ASK_STANDINGS + KEYED
+    # Sent again: the locked read (the table is verified: refused), the link and the kept
+    # answer; nothing written.
+    replay = _statements(client, a, {"result": "won", "margin": 20}, key)
+    assert len(replay) == 3, replay
+    assert not any(sql.startswith(("INSERT", "UPDATE", "DELETE")) for sql in replay)
+
+
+def test_the_standings_are_asked_for_once_while_the_job_waits(
+    event_in_play, django_capture_on_commit_callbacks, monkeypatch, settings
+):
+    """With a broker, the job waits GATHER_SECONDS before it starts: verified tables meanwhile
+    are read by it, so this process asks no more until then; after, it asks again."""
+    event = event_in_play(10)
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    now = [1000.0]
+    monkeypatch.setattr(standings_service.time, "monotonic", lambda: now[0])
+    monkeypatch.setattr(standings_service, "_waiting_until", {})
+    with (
+        django_capture_on_commit_callbacks() as callbacks,
+        CaptureQueriesContext(connection) as asked,
+    ):
+        standings_service.standings_follow(event=event)
+    assert len([q for q in asked.captured_queries if "SAVEPOINT" not in q["sql"]]) == 2
+    callbacks[-1]()  # the write committed: the waiting job is noted (not sent: no broker here)
+    job = Job.objects.get(kind="standings", key=f"event:{event.pk}")
+    assert job.status == Job.Status.PENDING
+    with CaptureQueriesContext(connection) as skipped:
+        standings_service.standings_follow(event=event)
+    assert len(skipped.captured_queries) == 0
+    now[0] += 2.0  # past the job's countdown (less the margin): it may have started
+    with CaptureQueriesContext(connection) as again:
+        standings_service.standings_follow(event=event)
+    assert len(again.captured_queries) >= 1
+
+
+def test_a_job_past_its_countdown_is_never_counted_on(
+    event_in_play, django_capture_on_commit_callbacks, monkeypatch, settings
+):
+    """A waiting job asked for long ago (the broker was down: it waits for the sweeper) may
+    start any moment: a result verified now asks again, every time."""
+    event = event_in_play(10)
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    monkeypatch.setattr(standings_service, "_waiting_until", {})
+    old = standings_service.standings_request(event=event)
+    Job.objects.filter(pk=old.pk).update(created_at=old.created_at - timedelta(seconds=10))
+    for _ in range(2):
+        with (
+            django_capture_on_commit_callbacks(execute=False),
+            CaptureQueriesContext(connection) as asked,
+        ):
+            standings_service.standings_follow(event=event)
+        assert len(asked.captured_queries) >= 1
+    assert standings_service._waiting_until == {}

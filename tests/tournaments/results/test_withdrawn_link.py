@@ -39,7 +39,7 @@ def test_the_link_of_a_withdrawn_player(client, event_in_play, django_capture_on
     # Game 1, where they were seated, still counts.
     saved = api.post(url, {"result": "won", "margin": 20, "game": 1})
     assert saved.status_code == 201
-    row = saved.json()["card"][0]
+    row = api.get(url).json()["card"][0]
     assert (row["game"], row["game_points"], row["plus"], row["verified"]) == (1, 2, 20, False)
     assert CardLine.objects.get(seat__entry=leaver, kind="reported").seat.table == table
 

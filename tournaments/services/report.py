@@ -1,0 +1,180 @@
+"""A player's report by their private link, in as few statements as the rules allow.
+
+During a weekend's burst a thousand phones report within a minute or two, and each report is a
+transaction that holds its table's row lock: its cost is the event's ceiling. ``report_by_link``
+is the same report as ``services.results.card_line_report`` (the same rules: ``report_refusal``,
+the engine's line, ``agreed_lines``; the same lock), run as:
+
+1. one statement finds the link's entry, its current seat, the game, the event and the table, and
+   locks the table's row (``FOR UPDATE OF`` the table);
+2. one reads the table's seats, their players' names and current lines (after the lock, so a
+   report that was waiting sees the line the other one saved);
+3. one inserts the new line, and the two verified lines when the cards now agree, returning their
+   ids (a line reported again first retires the old one: one more);
+4. when the game is verified, one updates the table; the standings job is asked for without a
+   database round trip while one is known to be waiting (``standings_follow``);
+5. with an ``Idempotency-Key``, one keeps (link, key) with the answer (``services.idempotency``).
+
+Plus BEGIN and COMMIT. The answer is built from what the transaction holds
+(``selectors.report.report_saved``), never read again. Anything else (an unknown link, no game,
+a sit-out) is not a report this path takes: ``report_by_link`` returns None and the caller takes
+the general path, which names the reason.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db import IntegrityError
+from django.db.models import FilteredRelation, OuterRef, Q, Subquery
+from django.utils import timezone
+
+from scoring.games import CardLine as EngineLine
+from tournaments.errors import ServiceError
+from tournaments.models import ENTRANT_NAME, CardLine, Entry, Seat, Table
+from tournaments.selectors.compiled import Compiled
+from tournaments.selectors.report import report_saved
+from tournaments.selectors.results import IN_PLAY
+from tournaments.services.conflicts import retry_on_conflict
+from tournaments.services.idempotency import Answer, kept_answer_add, kept_replay
+from tournaments.services.results import agreed_lines, line_checked, line_preview, report_allowed
+from tournaments.services.standings import standings_follow
+
+REPORTED, VERIFIED = CardLine.Kind.REPORTED, CardLine.Kind.VERIFIED
+
+
+def _locked_seat(token: str):
+    latest = (
+        Seat.objects.filter(entry_id=OuterRef("entry_id"), game__status__in=IN_PLAY)
+        .order_by("-game__number")
+        .values("pk")[:1]
+    )
+    return (
+        Seat.objects.filter(entry__report_token=token, table__isnull=False, pk=Subquery(latest))
+        .select_related("entry", "game__event", "table")
+        .select_for_update(of=("table",))
+        .order_by()
+    )
+
+
+def _table_cards(table_id: int):
+    return (
+        Seat.objects.filter(table_id=table_id)
+        .annotate(now=FilteredRelation("card_lines", condition=Q(card_lines__current=True)))
+        .order_by("position", "now__id")
+        .values_list(
+            "pk",
+            f"entry__{ENTRANT_NAME}",
+            "now__id",
+            "now__kind",
+            "now__game_points",
+            "now__plus",
+            "now__minus",
+        )
+    )
+
+
+_LOCKED_SEAT = Compiled(_locked_seat, str)
+_TABLE_CARDS = Compiled(_table_cards, int)
+
+
+@dataclass(frozen=True)
+class _Saved:
+    answer: dict
+    line_id: int
+
+
+def report_by_link(
+    *,
+    token: str,
+    won: bool,
+    spread: int,
+    game_number: int | None = None,
+    key: str | None = None,
+    print_: str = "",
+    status: int = 201,
+) -> Answer | None:
+    """Save "I won / I lost by ``spread``" for the link ``token`` (see the module's note): the
+    answer (``Answer``; a replay when ``key`` was kept before), or None when this is not a
+    report of a game at a table (the caller's general path then answers). A refusal is a
+    ``ServiceError``, a key used for another report a ``Conflict``."""
+    try:
+        saved = _report(token, won, spread, game_number, key, print_, status)
+    except (IntegrityError, ServiceError):
+        replay = kept_replay_by_link(token=token, key=key, print_=print_) if key else None
+        if replay is None:
+            raise
+        return replay
+    return None if saved is None else Answer(status, saved.answer)
+
+
+def kept_replay_by_link(*, token: str, key: str, print_: str) -> Answer | None:
+    entry_id = Entry.objects.filter(report_token=token).values_list("pk", flat=True).first()
+    return kept_replay(entry_id=entry_id, key=key, print_=print_) if entry_id else None
+
+
+def _still_saved(saved: _Saved | None) -> _Saved | None:
+    """After a commit in doubt: the attempt's answer if its line is stored."""
+    if saved is None or not CardLine.objects.filter(pk=saved.line_id).exists():
+        return None
+    return saved
+
+
+@retry_on_conflict(saved=_still_saved)
+def _report(token, won, spread, game_number, key, print_, status) -> _Saved | None:
+    seat = _LOCKED_SEAT.first(token)
+    if seat is None:
+        return None
+    table, entry = seat.table, seat.entry
+    table.game = seat.game
+    report_allowed(seat, table, game_number, by_player=True)
+    line, _ = line_preview(event=seat.game.event, won=won, spread=spread)
+    line = line_checked(seat, line)
+    if entry.previous_report_token and entry.token_used_at is None:  # ``entry_get_by_token``
+        Entry.objects.filter(pk=entry.pk, token_used_at__isnull=True).update(
+            token_used_at=timezone.now()
+        )
+    names, reported, verified, retire = {}, {}, False, None
+    for seat_id, name, line_id, kind, points, plus, minus in _TABLE_CARDS.rows(table.pk):
+        names[seat_id] = name
+        if kind == REPORTED and seat_id == seat.pk:
+            retire = line_id
+        elif kind == REPORTED:
+            reported[seat_id] = EngineLine(points, plus, minus)
+        verified = verified or kind == VERIFIED
+    if retire is not None:
+        CardLine.objects.filter(pk=retire).update(current=False)
+    mine = CardLine(
+        seat_id=seat.pk,
+        kind=REPORTED,
+        game_points=line.game_points,
+        plus=line.plus,
+        minus=line.minus,
+        source=CardLine.Source.PLAYER,
+        reason="",
+    )
+    reported[seat.pk] = line
+    in_order = dict(sorted(reported.items(), key=lambda item: list(names).index(item[0])))
+    agreed = agreed_lines(in_order, verified, seat.game.event)
+    CardLine.objects.bulk_create([mine, *agreed])  # one INSERT ... RETURNING the ids
+    if agreed:
+        table.status, table.verified_at = Table.Status.VERIFIED, timezone.now()
+        table.save(update_fields=["status", "verified_at"])
+        standings_follow(event=seat.game.event)
+    theirs = next((r for s, r in reported.items() if s != seat.pk), None)
+    opponent = next((n for s, n in names.items() if s != seat.pk), "")
+    answer = report_saved(
+        table=table,
+        line=mine,
+        theirs=_as_card_line(theirs),
+        opponent=opponent,
+    )
+    if key:
+        kept_answer_add(entry_id=entry.pk, key=key, print_=print_, status=status, answer=answer)
+    return _Saved(answer, mine.pk)
+
+
+def _as_card_line(line: EngineLine | None) -> CardLine | None:
+    if line is None:
+        return None
+    return CardLine(kind=REPORTED, game_points=line.game_points, plus=line.plus, minus=line.minus)
