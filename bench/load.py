@@ -19,7 +19,8 @@ autovacuum off on the bench's tables and erases their statistics after each set-
 database whose statistics were never gathered); the run prints which.
 
 1. Burst: game 1's card lines (both cards of every table) are posted to
-   ``POST /api/v1/report/<token>/`` at random over ``BENCH_BURST_SECONDS``, while 200
+   ``POST /api/v1/report/<token>/``, each with its own ``Idempotency-Key`` as the player's page
+   sends it, at random over ``BENCH_BURST_SECONDS``, while 200
    spectators each fetch the public standings page every 5 s (a full page, the heavier case)
    and every player's page polls its live part as ``static/js/live.js`` does (every 3.5-4 s,
    with the last ETag it got). Measured: latencies, errors (an answer that is not 201 for a
@@ -192,7 +193,9 @@ def limit_steps(stack: Stack) -> int:
         used += count
         record = Record()
         offsets = arrivals(count, rate, random.Random(rate))
-        asyncio.run(submit(stack.limit_port, reports, offsets, record, path="/limit/{}/"))
+        asyncio.run(
+            submit(stack.limit_port, reports, offsets, record, path="/limit/{}/", keyed=False)
+        )
         p99 = p(record.submissions, 99)
         held = p99 <= TARGET_MS and not record.errors
         print(f"limit step {rate}/s: {count} reports, p50 {p(record.submissions, 50):.0f} ms, "

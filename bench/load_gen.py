@@ -12,6 +12,7 @@ import asyncio
 import random
 import statistics
 import time
+import uuid
 from dataclasses import dataclass, field
 
 from load_stack import fetch
@@ -52,13 +53,24 @@ async def timed(port, method, path, due: float, record: Record, what: str, **kwa
     return answer, (time.perf_counter() - due) * 1000
 
 
-async def submit(port, reports, offsets, record: Record, *, path="/api/v1/report/{}/"):
-    """Post ``reports`` ((token, body)) at ``offsets`` from now; 201 expected."""
+async def submit(
+    port, reports, offsets, record: Record, *, path="/api/v1/report/{}/", keyed: bool = True
+):
+    """Post ``reports`` ((token, body)) at ``offsets`` from now; 201 expected. ``keyed``: each
+    with its own ``Idempotency-Key``, as the player's page sends every report (its queue)."""
     start = time.perf_counter() + 0.05
 
     async def one(offset, token, body):
+        headers = {"Idempotency-Key": str(uuid.uuid4())} if keyed else None
         answer, ms = await timed(
-            port, "POST", path.format(token), start + offset, record, "submission", body=body
+            port,
+            "POST",
+            path.format(token),
+            start + offset,
+            record,
+            "submission",
+            body=body,
+            headers=headers,
         )
         if answer is None:
             return

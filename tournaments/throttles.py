@@ -143,6 +143,15 @@ class AnonymousReadThrottle(_RateFromSettings):
         return super().allow_request(request, view)
 
 
+# Every private-link request asks the cache whether its address is blocked; a venue's thousand
+# phones share a few addresses, so an answer "not blocked" is kept in this process this long
+# (a block reaches the other processes within it; this one's own at once). Bounded: the memo is
+# emptied when it holds more addresses than this.
+CLEAR_MEMO_SECONDS = 1.0
+CLEAR_MEMO_SIZE = 10_000
+_clear_until: dict[str, float] = {}
+
+
 class LinkMisses(_RateFromSettings):
     """The misses of one client address on private-link paths, and its block."""
 
@@ -155,10 +164,15 @@ class LinkMisses(_RateFromSettings):
 
     def blocked_for(self) -> int:
         """Seconds the address is still blocked (0: not blocked)."""
-        if self.rate is None:
+        if self.rate is None or time.monotonic() < _clear_until.get(self.address, 0.0):
             return 0
         until = fail_open(lambda: self.cache.get(f"{self.prefix}:blocked"), None)
-        return max(0, math.ceil(until - self.timer())) if until else 0
+        wait = max(0, math.ceil(until - self.timer())) if until else 0
+        if not wait:
+            if len(_clear_until) >= CLEAR_MEMO_SIZE:
+                _clear_until.clear()
+            _clear_until[self.address] = time.monotonic() + CLEAR_MEMO_SECONDS
+        return wait
 
     def miss(self, secret: str) -> None:
         """Count a miss of ``secret`` (once per window); block the address at the limit."""
@@ -173,6 +187,7 @@ class LinkMisses(_RateFromSettings):
         misses = self.cache.incr(f"{self.prefix}:misses")
         if misses == self.num_requests:
             self.cache.set(f"{self.prefix}:blocked", self.timer() + self.duration, self.duration)
+            _clear_until.pop(self.address, None)
             logger.info(
                 "private links: %s blocked for %d s after %d unknown links",
                 self.address,

@@ -214,3 +214,25 @@ def test_private_link_paths():
     assert private_link("/events/4/check-in/everyone/") is None
     assert private_link("/events/4/standings/") is None
     assert private_link("/api/v1/events/4/standings/") is None
+
+
+@limits(misses="3/min")
+def test_a_block_made_by_another_process_holds_here_within_a_second(token, monkeypatch):
+    """An answer "not blocked" is kept in the process a moment (a venue's phones share an
+    address: one cache read a second, not one per report); a block another process made is
+    refused here once that moment is over, and this process's own block at once."""
+    from django.core.cache import caches
+
+    from tournaments import throttles
+
+    now = [5000.0]
+    monkeypatch.setattr(throttles.time, "monotonic", lambda: now[0])
+    monkeypatch.setattr(throttles, "_clear_until", {})
+    phone = _from(VENUE)
+    assert phone.get(f"/api/v1/report/{token}/").status_code == 200
+    until = throttles.LinkMisses(RequestFactory().get("/", REMOTE_ADDR=VENUE)).timer() + 60
+    caches[throttles.CACHE].set(f"links:{VENUE}:blocked", until, 60)  # another process's block
+    assert phone.get(f"/api/v1/report/{token}/").status_code == 200  # within the moment
+    now[0] += throttles.CLEAR_MEMO_SECONDS
+    _is_throttled(phone.get(f"/api/v1/report/{token}/"))
+    caches[throttles.CACHE].delete(f"links:{VENUE}:blocked")
