@@ -16,10 +16,11 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from tournaments.models import Event, Job, Notice, StandingsSnapshot
+from tournaments.models import CardLine, Event, Job, Notice, StandingsSnapshot
 from tournaments.selectors.standings import standings_lines, standings_live, standings_qualifiers
 from tournaments.services.jobs import GATHER_SECONDS, Progress, job_enqueue
 from tournaments.services.night_cards import night_cards_write, night_complete
+from tournaments.services.planner import tables_analyze_if_grown
 from tournaments.services.ratings import ratings_request
 
 
@@ -71,7 +72,9 @@ def standings_recompute(
         result = _snapshot(event, job)
         if event.kind == Event.Kind.CLUB_NIGHT:
             _club_night_follows(event)
-        return result
+    # The reports that asked for this job grew the card lines: their statistics follow.
+    tables_analyze_if_grown(models=[CardLine])
+    return result
 
 
 def _club_night_follows(event: Event) -> None:

@@ -50,6 +50,7 @@ NOT_STAFF_ACTIONS = {
     "audit_record": "the history's writer itself",
     "line_state": "formats a line for the history",
     "tables_analyze": "planner statistics after an import or a pairing, no data changed",
+    "tables_analyze_if_grown": "planner statistics after reports, no data changed",
     "consolation_eligible": "reads",
     "consolation_of": "reads",
     "consolation_sync_entries": "part of a bracket rebuild, recorded by the correction",
