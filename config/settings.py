@@ -420,6 +420,8 @@ SPECTACULAR_SETTINGS = {
         "AuditKindEnum": "tournaments.models.audit.AuditEntry.Kind",
         "EventKindEnum": "tournaments.models.events.Event.Kind",
         "MatchGameStatusEnum": "tournaments.models.playoffs.MatchGame.Status",
+        # The player's game state, in the page's data and in a saved report's answer.
+        "PlayerStateEnum": "tournaments.api.serializers_results.PLAYER_STATES",
     },
 }
 

@@ -150,6 +150,10 @@ class MatchReportView(PrivateAnswers, APIView):
     it (the game is verified and the match decided when both cards agree). With an
     ``Idempotency-Key`` header the report is saved once per key (``api.idempotency``)."""
 
+    # The private link in the path is the credential: no session or token is read (no session
+    # query, and a page's offline queue posts without a CSRF token, which a signed-in player's
+    # session would otherwise require).
+    authentication_classes: list = []
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(
