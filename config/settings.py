@@ -70,6 +70,8 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     # After the headers above, so its 429 page has them; before the views it guards.
     "tournaments.throttles.PrivateLinkGuard",
+    # A player's phone reached the server (tournaments.heard): the board's "last heard".
+    "tournaments.heard.LastHeardMiddleware",
     # Last, so it sees the outcome of every login (page, admin and API token).
     "axes.middleware.AxesMiddleware",
 ]
@@ -255,6 +257,9 @@ CELERY_BEAT_SCHEDULE = {
 # long in each process's memory; a change still shows within the poll (static/js/live.js,
 # 3.5-4 s) plus this. Tests read versions right after each write, so they keep nothing.
 LIVE_SHARE_SECONDS = 0 if os.environ.get("PYTEST_VERSION") else 0.5
+# The director's board warns that sending has stopped when no phone of a game still being
+# played has reached the server for this many minutes (tournaments.selectors.board).
+SILENCE_MINUTES = env_int("SILENCE_MINUTES", 5, minimum=1)
 
 
 # Limits (tournaments.throttles; the README's "Limits"): anonymous API reads and unknown private
@@ -264,13 +269,8 @@ LIVE_SHARE_SECONDS = 0 if os.environ.get("PYTEST_VERSION") else 0.5
 # under pytest, each process counts in its own memory. Redis answers in well under a
 # millisecond; the short timeouts bound what a Redis that stopped answering costs a request
 # (the limits then fail open for a few seconds: tournaments.throttles.fail_open).
-_LOCAL_THROTTLE = {
-    "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-    "LOCATION": "throttle",
-}
-
-
-def _throttle_cache() -> dict:
+def _shared_cache(location: str) -> dict:
+    """A cache every worker shares (Redis) in production; this process's memory otherwise."""
     url = env_str("THROTTLE_CACHE_URL")
     broker = env_str("CELERY_BROKER_URL")
     if not url and broker.startswith(("redis://", "rediss://")):
@@ -278,7 +278,7 @@ def _throttle_cache() -> dict:
         database = 2 if parts.path.strip("/") == "1" else 1
         url = urlunsplit(parts._replace(path=f"/{database}"))
     if os.environ.get("PYTEST_VERSION") or not url or url == "locmem://":
-        return _LOCAL_THROTTLE
+        return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": location}
     if not url.startswith(("redis://", "rediss://", "unix://")):
         raise ImproperlyConfigured(
             f"THROTTLE_CACHE_URL={url!r} is not a Redis URL: write redis://host:6379/1, "
@@ -309,7 +309,10 @@ CACHES = {
         "LOCATION": "live",
         "OPTIONS": {"MAX_ENTRIES": 5000},
     },
-    "throttle": _throttle_cache(),
+    "throttle": _shared_cache("throttle"),
+    # When each player's phone last reached the server (tournaments.heard): shared by every
+    # worker like the limits' counts.
+    "heard": _shared_cache("heard"),
 }
 
 # E-mail ("your next table", tournaments.services.table_emails). Every message holds the
