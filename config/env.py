@@ -22,6 +22,8 @@ ENVIRONMENT_VARIABLES: dict[str, str] = {
     "JOBS_SWEEP_SECONDS": "Seconds between sweeps that send waiting jobs (default 15).",
     "JOBS_STALE_SECONDS": "Seconds without heartbeat before a running job reruns (default 30).",
     "SECURE_SSL_REDIRECT": "true/false (default: on when DEBUG is off). Redirect HTTP to HTTPS.",
+    "VENUE": "true/false (default false). Venue mode (make venue): production settings over "
+    "plain HTTP on the venue's own network: no HTTPS redirect, no HSTS, cookies over HTTP.",
     "SECURE_HSTS_SECONDS": "HSTS max-age when DEBUG is off (default 2592000, 30 days).",
     "STATIC_ROOT": "Where collectstatic writes (default: staticfiles/ in the project).",
     "LOG_LEVEL": "Logging level for Pegboard's own loggers (default INFO).",

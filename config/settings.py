@@ -180,13 +180,18 @@ STORAGES = {
 }
 
 # Security: strict by default whenever DEBUG is off (check --deploy reports nothing).
+# VENUE (``make venue``, config/venue.py): production settings on a laptop serving phones over
+# the venue's own router, where no certificate can be had: plain HTTP, so no redirect to
+# HTTPS, no HSTS, and cookies a phone keeps over HTTP (else no form could be sent).
+VENUE = env_bool("VENUE", default=False)
+_HTTPS_ONLY = not DEBUG and not VENUE
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=not DEBUG)
-SESSION_COOKIE_SECURE = not DEBUG
-CSRF_COOKIE_SECURE = not DEBUG
-SECURE_HSTS_SECONDS = 0 if DEBUG else env_int("SECURE_HSTS_SECONDS", 30 * 24 * 3600)
-SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG
-SECURE_HSTS_PRELOAD = not DEBUG
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=_HTTPS_ONLY)
+SESSION_COOKIE_SECURE = _HTTPS_ONLY
+CSRF_COOKIE_SECURE = _HTTPS_ONLY
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 30 * 24 * 3600) if _HTTPS_ONLY else 0
+SECURE_HSTS_INCLUDE_SUBDOMAINS = _HTTPS_ONLY
+SECURE_HSTS_PRELOAD = _HTTPS_ONLY
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
 # Content-Security-Policy (django-csp): scripts, styles, images and requests from this site only;
