@@ -6,7 +6,7 @@ PIP := $(BIN)/python -m pip --disable-pip-version-check -q
 # `PORT=8300 make run` serves on another port; the e-mails' links follow it unless SITE_URL is set.
 PORT ?= 8000
 
-.PHONY: run venue test lint format bench bench-load clean
+.PHONY: run venue test lint format bench bench-load bench-replay clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -55,6 +55,11 @@ bench: $(VENV)/.installed-dev
 # A 1,024-player burst on gunicorn, PostgreSQL, Redis and a Celery worker (bench/load.py).
 bench-load: $(VENV)/.installed-dev
 	$(BIN)/python bench/load.py $(ARGS)
+
+# The storm when the venue's network returns: 1,024 held reports, each sent twice with one
+# Idempotency-Key within 5 s, on the same stack (bench/replay.py).
+bench-replay: $(VENV)/.installed-dev
+	$(BIN)/python bench/replay.py
 
 clean:
 	rm -rf $(VENV) staticfiles test-artifacts .pytest_cache

@@ -125,10 +125,17 @@ class Answer:
 
 
 async def fetch(
-    port: int, method: str, path: str, body: dict | None = None, etag=None, source=None
+    port: int,
+    method: str,
+    path: str,
+    body: dict | None = None,
+    etag=None,
+    source=None,
+    headers: dict | None = None,
 ):
     """One request; ``source``: the client's own loopback address (127.0.0.2, ...), so the
-    server sees a client other than the venue's 127.0.0.1."""
+    server sees a client other than the venue's 127.0.0.1; ``headers``: more of them (an
+    ``Idempotency-Key``)."""
     data = json.dumps(body).encode() if body is not None else b""
     lines = [
         f"{method} {path} HTTP/1.1",
@@ -139,6 +146,7 @@ async def fetch(
     ]
     if etag:
         lines.append(f"If-None-Match: {etag}")
+    lines += [f"{name}: {value}" for name, value in (headers or {}).items()]
     if body is not None:
         lines += ["Content-Type: application/json", f"Content-Length: {len(data)}"]
     start = time.perf_counter()
@@ -153,11 +161,11 @@ async def fetch(
     ms = (time.perf_counter() - start) * 1000
     head, _, payload = raw.partition(b"\r\n\r\n")
     status_line, *header_lines = head.decode("latin-1").split("\r\n")
-    headers = {}
+    answered = {}
     for line in header_lines:
         name, _, value = line.partition(":")
-        headers[name.strip().lower()] = value.strip()
-    return Answer(int(status_line.split()[1]), headers, payload, ms)
+        answered[name.strip().lower()] = value.strip()
+    return Answer(int(status_line.split()[1]), answered, payload, ms)
 
 
 def _proc_table() -> dict[int, tuple[int, str, float]]:
