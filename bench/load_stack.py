@@ -134,8 +134,7 @@ async def fetch(
     headers: dict | None = None,
 ):
     """One request; ``source``: the client's own loopback address (127.0.0.2, ...), so the
-    server sees a client other than the venue's 127.0.0.1; ``headers``: more of them (an
-    ``Idempotency-Key``)."""
+    server sees a client other than the venue's 127.0.0.1; ``headers``: more of them."""
     data = json.dumps(body).encode() if body is not None else b""
     lines = [
         f"{method} {path} HTTP/1.1",
