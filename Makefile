@@ -6,7 +6,7 @@ PIP := $(BIN)/python -m pip --disable-pip-version-check -q
 # `PORT=8300 make run` serves on another port; the e-mails' links follow it unless SITE_URL is set.
 PORT ?= 8000
 
-.PHONY: run test lint format bench bench-load clean
+.PHONY: run venue test lint format bench bench-load bench-replay clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +24,12 @@ run: $(VENV)/.installed-run
 	DEBUG=true $(BIN)/python manage.py seed_demo
 	DEBUG=true SITE_URL="$${SITE_URL:-http://127.0.0.1:$(PORT)}" \
 		$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
+
+# Venue mode (README "No internet at the venue"): production settings on this laptop, gunicorn on
+# every interface for the phones on the venue's router, SQLite in venue/ (or --database-url),
+# no broker. Prints the address and its QR code. `make venue ARGS="--port 8080"`.
+venue: $(VENV)/.installed-run
+	$(BIN)/python -m config.venue --port $(PORT) $(ARGS)
 
 # axe-core for the accessibility test (tests/browser/test_a11y.py), from package-lock.json.
 # Without npm the suite still runs locally (that test skips, saying why); CI installs npm.
@@ -49,6 +55,11 @@ bench: $(VENV)/.installed-dev
 # A 1,024-player burst on gunicorn, PostgreSQL, Redis and a Celery worker (bench/load.py).
 bench-load: $(VENV)/.installed-dev
 	$(BIN)/python bench/load.py $(ARGS)
+
+# The storm when the venue's network returns: 1,024 held reports, each sent twice with one
+# Idempotency-Key within 5 s, on the same stack (bench/replay.py).
+bench-replay: $(VENV)/.installed-dev
+	$(BIN)/python bench/replay.py
 
 clean:
 	rm -rf $(VENV) staticfiles test-artifacts .pytest_cache

@@ -22,6 +22,8 @@ ENVIRONMENT_VARIABLES: dict[str, str] = {
     "JOBS_SWEEP_SECONDS": "Seconds between sweeps that send waiting jobs (default 15).",
     "JOBS_STALE_SECONDS": "Seconds without heartbeat before a running job reruns (default 30).",
     "SECURE_SSL_REDIRECT": "true/false (default: on when DEBUG is off). Redirect HTTP to HTTPS.",
+    "VENUE": "true/false (default false). Venue mode (make venue): production settings over "
+    "plain HTTP on the venue's own network: no HTTPS redirect, no HSTS, cookies over HTTP.",
     "SECURE_HSTS_SECONDS": "HSTS max-age when DEBUG is off (default 2592000, 30 days).",
     "STATIC_ROOT": "Where collectstatic writes (default: staticfiles/ in the project).",
     "LOG_LEVEL": "Logging level for Pegboard's own loggers (default INFO).",
@@ -38,6 +40,8 @@ ENVIRONMENT_VARIABLES: dict[str, str] = {
     "API_TOKEN_HOURS": "Hours an API token is good for after it was issued (default 720).",
     "IDEMPOTENCY_KEY_HOURS": "Hours the first answer to a report sent with an Idempotency-Key "
     "is kept (default 48); the jobs sweep deletes older ones.",
+    "SILENCE_MINUTES": "Minutes without any phone of a game in play reaching the server before "
+    "the director's board says sending has stopped (default 5).",
     "NUM_PROXIES": "Trusted proxies in front of gunicorn that add X-Forwarded-For (default 0: "
     "the client is REMOTE_ADDR).",
     "THROTTLE_CACHE_URL": "Where the limits count: redis:// URL, or locmem:// (default: the "

@@ -70,6 +70,8 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     # After the headers above, so its 429 page has them; before the views it guards.
     "tournaments.throttles.PrivateLinkGuard",
+    # A player's phone reached the server (tournaments.heard): the board's "last heard".
+    "tournaments.heard.LastHeardMiddleware",
     # Last, so it sees the outcome of every login (page, admin and API token).
     "axes.middleware.AxesMiddleware",
 ]
@@ -178,13 +180,18 @@ STORAGES = {
 }
 
 # Security: strict by default whenever DEBUG is off (check --deploy reports nothing).
+# VENUE (``make venue``, config/venue.py): production settings on a laptop serving phones over
+# the venue's own router, where no certificate can be had: plain HTTP, so no redirect to
+# HTTPS, no HSTS, and cookies a phone keeps over HTTP (else no form could be sent).
+VENUE = env_bool("VENUE", default=False)
+_HTTPS_ONLY = not DEBUG and not VENUE
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=not DEBUG)
-SESSION_COOKIE_SECURE = not DEBUG
-CSRF_COOKIE_SECURE = not DEBUG
-SECURE_HSTS_SECONDS = 0 if DEBUG else env_int("SECURE_HSTS_SECONDS", 30 * 24 * 3600)
-SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG
-SECURE_HSTS_PRELOAD = not DEBUG
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=_HTTPS_ONLY)
+SESSION_COOKIE_SECURE = _HTTPS_ONLY
+CSRF_COOKIE_SECURE = _HTTPS_ONLY
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 30 * 24 * 3600) if _HTTPS_ONLY else 0
+SECURE_HSTS_INCLUDE_SUBDOMAINS = _HTTPS_ONLY
+SECURE_HSTS_PRELOAD = _HTTPS_ONLY
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
 # Content-Security-Policy (django-csp): scripts, styles, images and requests from this site only;
@@ -255,6 +262,9 @@ CELERY_BEAT_SCHEDULE = {
 # long in each process's memory; a change still shows within the poll (static/js/live.js,
 # 3.5-4 s) plus this. Tests read versions right after each write, so they keep nothing.
 LIVE_SHARE_SECONDS = 0 if os.environ.get("PYTEST_VERSION") else 0.5
+# The director's board warns that sending has stopped when no phone of a game still being
+# played has reached the server for this many minutes (tournaments.selectors.board).
+SILENCE_MINUTES = env_int("SILENCE_MINUTES", 5, minimum=1)
 
 
 # Limits (tournaments.throttles; the README's "Limits"): anonymous API reads and unknown private
@@ -264,13 +274,8 @@ LIVE_SHARE_SECONDS = 0 if os.environ.get("PYTEST_VERSION") else 0.5
 # under pytest, each process counts in its own memory. Redis answers in well under a
 # millisecond; the short timeouts bound what a Redis that stopped answering costs a request
 # (the limits then fail open for a few seconds: tournaments.throttles.fail_open).
-_LOCAL_THROTTLE = {
-    "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-    "LOCATION": "throttle",
-}
-
-
-def _throttle_cache() -> dict:
+def _shared_cache(location: str) -> dict:
+    """A cache every worker shares (Redis) in production; this process's memory otherwise."""
     url = env_str("THROTTLE_CACHE_URL")
     broker = env_str("CELERY_BROKER_URL")
     if not url and broker.startswith(("redis://", "rediss://")):
@@ -278,7 +283,7 @@ def _throttle_cache() -> dict:
         database = 2 if parts.path.strip("/") == "1" else 1
         url = urlunsplit(parts._replace(path=f"/{database}"))
     if os.environ.get("PYTEST_VERSION") or not url or url == "locmem://":
-        return _LOCAL_THROTTLE
+        return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": location}
     if not url.startswith(("redis://", "rediss://", "unix://")):
         raise ImproperlyConfigured(
             f"THROTTLE_CACHE_URL={url!r} is not a Redis URL: write redis://host:6379/1, "
@@ -309,7 +314,10 @@ CACHES = {
         "LOCATION": "live",
         "OPTIONS": {"MAX_ENTRIES": 5000},
     },
-    "throttle": _throttle_cache(),
+    "throttle": _shared_cache("throttle"),
+    # When each player's phone last reached the server (tournaments.heard): shared by every
+    # worker like the limits' counts.
+    "heard": _shared_cache("heard"),
 }
 
 # E-mail ("your next table", tournaments.services.table_emails). Every message holds the

@@ -161,4 +161,8 @@ def _throttle_counts_cleared():
     which outlives a test."""
     from django.core.cache import caches
 
+    from tournaments.heard import heard_forget_memo
+
     caches["throttle"].clear()
+    caches["heard"].clear()  # when each phone was last heard (tournaments.heard), and its memo
+    heard_forget_memo()

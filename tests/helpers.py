@@ -3,10 +3,13 @@ folder's conftest): database sessions, API clients, and events played through th
 
 from __future__ import annotations
 
+from io import BytesIO
+
 import psycopg
 from django.db import connection, connections
 from rest_framework.test import APIClient
 
+from config.wsgi import application as wsgi_application  # gunicorn's, with the poll shortcut
 from tests.factories import UserFactory
 from tournaments.core.bracket import build_bracket
 from tournaments.models import Entry, Game, Match, Playoff, PlayoffSeed, StandingsSnapshot, Table
@@ -238,3 +241,33 @@ def break_cut_ties(event):
         winner, loser = Entry.objects.get(pk=first), Entry.objects.get(pk=second)
         tie_playoff_record(event=event, winner=winner, loser=loser, user=event.director)
     raise AssertionError("the cut tie would not break")
+
+
+def wsgi_get(path, query="part=live", etag=None, host="testserver", https=True):
+    """A GET through the WSGI entry point gunicorn serves: (status, headers, body)."""
+    environ = {
+        "REQUEST_METHOD": "GET",
+        "PATH_INFO": path,
+        "QUERY_STRING": query,
+        "SERVER_NAME": "testserver",
+        "SERVER_PORT": "80",
+        "HTTP_HOST": host,
+        "wsgi.url_scheme": "http",
+        "wsgi.input": BytesIO(),
+        "wsgi.errors": BytesIO(),
+        "wsgi.version": (1, 0),
+        "wsgi.multithread": False,
+        "wsgi.multiprocess": True,
+        "wsgi.run_once": False,
+    }
+    if https:
+        environ["HTTP_X_FORWARDED_PROTO"] = "https"
+    if etag:
+        environ["HTTP_IF_NONE_MATCH"] = etag
+    answer = {}
+
+    def start_response(status, headers, exc_info=None):
+        answer["status"], answer["headers"] = int(status.split()[0]), dict(headers)
+
+    body = b"".join(wsgi_application(environ, start_response))
+    return answer["status"], answer["headers"], body

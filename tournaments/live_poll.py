@@ -9,6 +9,9 @@ ETag) still matches, the answer is a 304 at once. Anything else (no ETag, a chan
 a bad link, a host Django would refuse, plain HTTP that Django would redirect, a database
 error) goes to Django unchanged, which answers as it always does.
 
+A poll that reaches here with a valid link is the phone being heard (``tournaments.heard``: a
+cache write at most every 30 s per link, none in the database), whatever the answer.
+
 A 304 has no body: it tells the phone only that what it shows is current, and only to whoever
 holds the private link.
 """
@@ -23,6 +26,7 @@ from django.db import close_old_connections
 from django.http.request import split_domain_port, validate_host
 from django.utils.cache import parse_etags
 
+from tournaments.heard import heard_record
 from tournaments.selectors.live import entry_version_by_token
 
 logger = logging.getLogger(__name__)
@@ -62,6 +66,8 @@ def _not_modified(environ) -> str | None:
         return None
     finally:
         close_old_connections()
+    if version is not None:
+        heard_record(token=match.group(1))
     etag = f'"{version}"'
     return etag if version is not None and etag in parse_etags(asked) else None
 

@@ -26,3 +26,15 @@ def test_the_port_defaults_to_8000_and_can_be_chosen():
     assert "runserver 127.0.0.1:8300" in chosen
     assert "SITE_URL:-http://127.0.0.1:8300" in chosen  # the e-mails' links follow the port
     assert "runserver 127.0.0.1:8301" in _run_commands("PORT=8301", env=base)
+
+
+def test_venue_mode_is_one_command_on_the_port_asked_for():
+    base = {"PATH": os.environ["PATH"]}
+    venue = subprocess.run(
+        ["make", "-n", "venue"], cwd=REPO, capture_output=True, text=True, env=base, check=True
+    ).stdout
+    assert "-m config.venue --port 8000" in venue
+    chosen = subprocess.run(
+        ["make", "-n", "venue", "PORT=8080"], cwd=REPO, capture_output=True, text=True, env=base
+    ).stdout
+    assert "--port 8080" in chosen

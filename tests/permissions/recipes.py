@@ -220,6 +220,15 @@ def money(w):
     }  # fmt: skip
 
 
+def backup_renamed(w):
+    """Side A's event in play as its backup, renamed: a venue laptop's push of a new event."""
+    from tournaments.services.backup_export import event_export
+
+    document = event_export(event=w.A.play)
+    document["event"]["name"] = "Pushed from a venue laptop"
+    return document
+
+
 def login_of(role):
     return lambda w: {"username": w.users[role].username, "password": PASSWORD}
 

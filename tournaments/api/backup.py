@@ -1,15 +1,18 @@
-"""API: an event's backup, for its directors (see ``tournaments.services.backup``)."""
+"""API: an event's backup, for its directors (see ``tournaments.services.backup``), and the
+event a venue laptop sends back (``manage.py push_event``: the backup, imported here)."""
 
 from __future__ import annotations
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import permissions, serializers
+from rest_framework import permissions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from tournaments.api.serializers_events import EventDirectorSerializer
 from tournaments.selectors.access import event_get_for_director
 from tournaments.services.backup_export import event_backup_download
+from tournaments.services.backup_import import event_import
 
 
 class BackupQuerySerializer(serializers.Serializer):
@@ -40,3 +43,18 @@ class EventBackupView(APIView):
         response["Content-Disposition"] = f'attachment; filename="event-{event.pk}-backup.json"'
         response["Cache-Control"] = "no-store"
         return response
+
+
+class EventImportView(APIView):
+    """Restore an event here from its backup (the document ``GET /events/<id>/backup/`` gives,
+    sent as the body): how an event run on a venue laptop reaches the main site
+    (``manage.py push_event``). The sender directs it here, beside the roles the file names.
+    Nothing is saved when it is refused; an event of the same name and date already here is a
+    409 ``duplicate`` saying how to go on."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=OpenApiTypes.OBJECT, responses={201: EventDirectorSerializer})
+    def post(self, request):
+        event = event_import(data=request.data, user=request.user, sender_directs=True)
+        return Response(EventDirectorSerializer(event).data, status=status.HTTP_201_CREATED)

@@ -42,12 +42,12 @@ from tournaments.selectors.access import (
     game_in,
     table_get_for_staff,
 )
+from tournaments.selectors.board import board_for_game
 from tournaments.selectors.report import player_state
 from tournaments.selectors.results import (
     current_lines,
     entry_current_seat,
     flagged_tables,
-    game_board,
     staff_line_source,
     table_detail_of,
 )
@@ -186,29 +186,17 @@ def _player_report(entry) -> dict:
 
 
 class GameBoardView(APIView):
-    """Every table of a game with its players, each one's current reported line (or null),
-    the table's status and its state: waiting, one reported, disagree, verified, flagged."""
+    """Every table of a game with its players, each one's current reported line (or null) and
+    when their phone was last heard, the table's status and its state: waiting, one reported,
+    disagree, verified, flagged; ``silence`` when no phone has reached the server for
+    ``SILENCE_MINUTES``."""
 
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(responses=BoardSerializer)
     def get(self, request, event_id: int, number: int):
         event = event_get_for_staff(event_id=event_id, user=request.user)
-        game = game_in(event, number)
-        tables = [
-            {
-                "table": row.table,
-                "state": row.state,
-                "seats": [
-                    {"position": position, "name": name, "reported": line}
-                    for position, (name, line) in enumerate(
-                        zip(row.players, row.reported, strict=True), start=1
-                    )
-                ],
-            }
-            for row in game_board(game=game)
-        ]
-        board = {"game": game.number, "game_status": game.status, "tables": tables}
+        board = board_for_game(game=game_in(event, number))
         return Response(BoardSerializer(board).data)
 
 

@@ -243,6 +243,11 @@ class BoardSeatSerializer(serializers.Serializer):
     position = serializers.IntegerField()
     name = serializers.CharField()
     reported = StoredLineSerializer(allow_null=True)
+    last_heard = serializers.DateTimeField(
+        allow_null=True,
+        help_text="When the server last heard from this player's phone (a report, the page or "
+        "its poll; up to 30 s behind), null if not heard.",
+    )
 
 
 class BoardTableSerializer(serializers.Serializer):
@@ -255,9 +260,25 @@ class BoardTableSerializer(serializers.Serializer):
     seats = BoardSeatSerializer(many=True)
 
 
+class SilenceSerializer(serializers.Serializer):
+    """No phone of the game in play has reached the server for ``minutes``
+    (``SILENCE_MINUTES`` or more): paper entry is the fallback, from ``paper_table``."""
+
+    minutes = serializers.IntegerField()
+    last_heard = serializers.DateTimeField(allow_null=True)
+    paper_table = serializers.IntegerField(source="paper_table.number")
+    message = serializers.CharField()
+
+
 class BoardSerializer(serializers.Serializer):
-    game = serializers.IntegerField()
-    game_status = serializers.CharField()
+    game = serializers.IntegerField(source="game.number")
+    game_status = serializers.CharField(source="game.status")
+    last_heard = serializers.DateTimeField(
+        allow_null=True, help_text="The newest time any player of the game was heard."
+    )
+    silence = SilenceSerializer(
+        allow_null=True, help_text="Set when sending has stopped: the director's alarm."
+    )
     tables = BoardTableSerializer(many=True)
 
 

@@ -113,6 +113,7 @@ urlpatterns = [
         )
     ),
     path(f"{EVENT}backup/", backup.EventBackupView.as_view(), name="api-event-backup"),
+    path("events/import/", backup.EventImportView.as_view(), name="api-event-import"),
     path(f"{EVENT}games/", games.GameListView.as_view(), name="api-game-list"),
     path(GAME, games.GameDetailView.as_view(), name="api-game-detail"),
     path(f"{GAME}pair/", games.GamePairView.as_view(), name="api-game-pair"),

@@ -54,6 +54,7 @@ class BoardRow:
     players: list[str]
     reported: list[CardLine | None]
     state: str  # "waiting", "one reported", "disagree", "verified", "flagged"
+    links: tuple[str, ...] = ()  # the players' private links, seat order (when last heard)
 
 
 def game_board(*, game: Game) -> list[BoardRow]:
@@ -71,7 +72,13 @@ def game_board(*, game: Game) -> list[BoardRow]:
         table = pair[0].table
         reported = [by_seat.get(seat.pk) for seat in pair]
         rows.append(
-            BoardRow(table, [s.entry.name for s in pair], reported, _state(table, reported))
+            BoardRow(
+                table,
+                [s.entry.name for s in pair],
+                reported,
+                _state(table, reported),
+                tuple(s.entry.report_token for s in pair),
+            )
         )
     return rows
 

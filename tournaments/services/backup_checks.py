@@ -134,6 +134,12 @@ def _kind(value: Any) -> str:
     }.get(type(value), type(value).__name__)  # fmt: skip
 
 
+def _in(where: str, name: str) -> str:
+    """Field ``name`` of the row at ``where`` ("" for the document itself: its sections are
+    named as the API names a body's fields)."""
+    return f"{where}.{name}" if where else name
+
+
 def row(value: Any, where: str, names: Iterable[str]) -> dict[str, Any]:
     """``value``, a row holding exactly ``names`` (see the module)."""
     if not isinstance(value, dict):
@@ -141,11 +147,11 @@ def row(value: Any, where: str, names: Iterable[str]) -> dict[str, Any]:
     names = tuple(names)
     missing = [name for name in names if name not in value]
     if missing:
-        raise BackupRefusal(f"{where}.{missing[0]}", "is missing.", "missing")
+        raise BackupRefusal(_in(where, missing[0]), "is missing.", "missing")
     unknown = sorted(str(name) for name in value if name not in names)
     if unknown:
         raise BackupRefusal(
-            f"{where}.{unknown[0]}",
+            _in(where, unknown[0]),
             f"is not in a version 2 backup; a row here holds {', '.join(names)}.",
             "unknown_field",
         )

@@ -55,7 +55,7 @@ from django.utils import timezone
 
 from tournaments.core.clubs import club_key
 from tournaments.core.playoff_lengths import lengths_from_rounds
-from tournaments.errors import ServiceError
+from tournaments.errors import Conflict, ServiceError
 from tournaments.models import Club, ClubAward, Entry, Event, EventRole, Player
 from tournaments.presets import PRESETS
 from tournaments.selectors.access import DIRECTOR, club_directs, event_roles
@@ -77,12 +77,14 @@ from tournaments.services.standings import standings_snapshot_now
 RESTORED = "restored from a backup: not sanctioned here"
 
 
-def event_import(*, data: dict[str, Any], user) -> Event:
-    """Recreate the event of backup ``data`` here, in one transaction (see the module)."""
+def event_import(*, data: dict[str, Any], user, sender_directs: bool = False) -> Event:
+    """Recreate the event of backup ``data`` here, in one transaction (see the module).
+    ``sender_directs``: ``user`` (who sends it: a venue laptop's push) directs it here too,
+    whatever the file's roles say."""
     _check_format(data)
     try:
         with transaction.atomic():
-            return _Restore(data, user).run()
+            return _Restore(data, user, sender_directs=sender_directs).run()
     except (IntegrityError, DataError) as exc:
         message = f"The backup contradicts itself or this database: {exc}"
     raise ServiceError(message, field="data", code="damaged")
@@ -104,7 +106,7 @@ def _check_format(data: Any) -> None:
             field="version",
             code="wrong_version",
         )
-    checks.row(data, "document", fmt.SECTIONS)
+    checks.row(data, "", fmt.SECTIONS)  # a dict: see the format's check above
     if not isinstance(data["include_tokens"], bool):
         raise BackupRefusal("include_tokens", "expected true or false.", "not_bool")
     checks.when(data["exported_at"], "exported_at")
@@ -113,9 +115,10 @@ def _check_format(data: Any) -> None:
 class _Restore(PlayRows):
     """One import (see the module)."""
 
-    def __init__(self, data: dict[str, Any], user):
+    def __init__(self, data: dict[str, Any], user, *, sender_directs: bool = False):
         super().__init__(data)
         self.actor = user
+        self.sender_directs = sender_directs
         self.person = user if user is not None else AnonymousUser()
         self.with_links: bool = data["include_tokens"]
         self.accounts_here: list[str] = []
@@ -226,9 +229,11 @@ class _Restore(PlayRows):
 
     def _refuse_a_second_copy(self, event: Event) -> None:
         if Event.objects.filter(name=event.name, starts_on=event.starts_on).exists():
-            raise ServiceError(
+            raise Conflict(
                 f"An event named {event.name!r} on {event.starts_on or 'no date'} is already "
-                "here; rename or delete it first.",
+                "here, so nothing was restored. If it is this event, sent before, there is "
+                "nothing more to do: it is here. To replace it, delete the one here and send "
+                "again; to keep both, rename the event in the backup's own site and send again.",
                 field="event",
                 code="duplicate",
             )
@@ -258,6 +263,9 @@ class _Restore(PlayRows):
         checks.unique(
             (((r.user.pk, r.role), f"roles[{i}]") for i, r in enumerate(roles)), "This role"
         )
+        directors = {r.user.pk for r in roles if r.role == EventRole.Role.DIRECTOR}
+        if self.sender_directs and self.actor.pk not in directors:
+            roles.append(EventRole(event=self.event, user=self.actor, role=EventRole.Role.DIRECTOR))
         rows_create(EventRole, roles)
 
     def _entries(self) -> None:
@@ -381,6 +389,7 @@ class _Restore(PlayRows):
                 "games": len(self.data["games"]),
                 "accounts_already_here": self.accounts_here,
                 "awards_in_the_file_not_restored": self.awards_left,
+                "sender_directs": self.sender_directs,
             },
         )
         if self.rated:

@@ -20,7 +20,7 @@ from tournaments.selectors.access import (
     game_get_for_staff,
     table_get_for_staff,
 )
-from tournaments.selectors.live import event_version
+from tournaments.selectors.board import board_for_game, board_version
 from tournaments.selectors.results import (
     flagged_tables,
     game_board,
@@ -94,24 +94,21 @@ def board(request, event_id: int, number: int):
     event = game.event
 
     def context() -> dict:
-        game.refresh_from_db(fields=["status"])
-        rows = game_board(game=game)
-        counts = {
-            state: sum(r.state == state for r in rows)
-            for state in ("waiting", "one reported", "disagree", "verified", "flagged")
-        }
+        game.refresh_from_db(fields=["status", "published_at"])
+        board = board_for_game(game=game)
         return {
             "event": event,
             "game": game,
-            "rows": rows,
-            "counts": counts,
-            "half_reported": counts["one reported"],
+            "board": board,
+            "rows": board.tables,
+            "counts": board.counts,
+            "half_reported": board.counts["one reported"],
             "is_director": EventRole.Role.DIRECTOR in event_roles(event=event, user=request.user),
         }
 
     return live_page(
         request,
-        version=lambda: event_version(event=event),
+        version=lambda: board_version(event=event),
         page="tournaments/results/board.html",
         part="tournaments/results/_board_live.html",
         context=context,

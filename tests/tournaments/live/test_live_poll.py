@@ -1,47 +1,16 @@
 """The WSGI shortcut for players' polls: an unchanged poll is answered 304 before Django's
 request handling, with the ETag Django would send; anything else reaches Django unchanged."""
 
-from io import BytesIO
-
 import pytest
 from django.db import connection
 from django.test import override_settings
 from django.test.utils import CaptureQueriesContext
 
-from config.wsgi import application
+from tests.helpers import wsgi_get
 from tournaments.models import Table
 from tournaments.services.results import card_line_report
 
 pytestmark = pytest.mark.django_db
-
-
-def _call(path, query="part=live", etag=None, host="testserver", https=True):
-    environ = {
-        "REQUEST_METHOD": "GET",
-        "PATH_INFO": path,
-        "QUERY_STRING": query,
-        "SERVER_NAME": "testserver",
-        "SERVER_PORT": "80",
-        "HTTP_HOST": host,
-        "wsgi.url_scheme": "http",
-        "wsgi.input": BytesIO(),
-        "wsgi.errors": BytesIO(),
-        "wsgi.version": (1, 0),
-        "wsgi.multithread": False,
-        "wsgi.multiprocess": True,
-        "wsgi.run_once": False,
-    }
-    if https:
-        environ["HTTP_X_FORWARDED_PROTO"] = "https"
-    if etag:
-        environ["HTTP_IF_NONE_MATCH"] = etag
-    answer = {}
-
-    def start_response(status, headers, exc_info=None):
-        answer["status"], answer["headers"] = int(status.split()[0]), dict(headers)
-
-    body = b"".join(application(environ, start_response))
-    return answer["status"], answer["headers"], body
 
 
 @pytest.fixture(autouse=True)
@@ -70,18 +39,18 @@ def seats(event_in_play):
 def test_an_unchanged_poll_is_answered_before_django(seats):
     a, b = seats
     path = f"/r/{a.entry.report_token}/"
-    status, headers, body = _call(path)  # no ETag yet: Django renders the part
+    status, headers, body = wsgi_get(path)  # no ETag yet: Django renders the part
     assert status == 200 and b"Game 1" in body and "Content-Security-Policy" in headers
     etag = headers["ETag"]
     with CaptureQueriesContext(connection) as queries:
-        status, headers, body = _call(path, etag=etag)
+        status, headers, body = wsgi_get(path, etag=etag)
     assert (status, headers["ETag"], body) == (304, etag, b"")
     assert headers["Cache-Control"] == "private, no-cache"
     assert "Content-Security-Policy" not in headers  # Django's middleware never ran
     assert len(queries) == 2  # the link's version and the event's games, nothing else
 
     card_line_report(seat=b, won=False, spread=12)  # the opponent reports: a new version
-    status, headers, body = _call(path, etag=etag)
+    status, headers, body = wsgi_get(path, etag=etag)
     assert status == 200 and headers["ETag"] != etag and b"your turn" in body
 
 
@@ -89,9 +58,32 @@ def test_an_unchanged_poll_is_answered_before_django(seats):
 def test_what_django_would_refuse_or_redirect_reaches_django(seats):
     a, _ = seats
     path = f"/r/{a.entry.report_token}/"
-    etag = _call(path)[1]["ETag"]
-    assert _call(path, etag=etag, host="evil.example")[0] == 400
+    etag = wsgi_get(path)[1]["ETag"]
+    assert wsgi_get(path, etag=etag, host="evil.example")[0] == 400
     # Plain HTTP where HTTPS is required: Django's answer (its middleware adds the policy).
-    assert "Content-Security-Policy" in _call(path, etag=etag, https=False)[1]
-    assert _call("/r/not-a-link/", etag=etag)[0] == 404
-    assert _call(path, query="", etag=etag)[0] == 200  # the whole page, not a poll
+    assert "Content-Security-Policy" in wsgi_get(path, etag=etag, https=False)[1]
+    assert wsgi_get("/r/not-a-link/", etag=etag)[0] == 404
+    assert wsgi_get(path, query="", etag=etag)[0] == 200  # the whole page, not a poll
+
+
+def test_a_poll_answered_before_django_records_the_phone_heard_without_a_database_write(seats):
+    from django.core.cache import caches
+
+    from tournaments.heard import heard_forget_memo, heard_many
+
+    a, b = seats
+    path = f"/r/{a.entry.report_token}/"
+    etag = wsgi_get(path)[1]["ETag"]
+    caches["heard"].clear()
+    heard_forget_memo()
+    with CaptureQueriesContext(connection) as queries:
+        assert wsgi_get(path, etag=etag)[0] == 304
+    assert all(q["sql"].lstrip().upper().startswith("SELECT") for q in queries)
+    heard = heard_many(tokens=[a.entry.report_token, b.entry.report_token])
+    assert list(heard) == [a.entry.report_token]  # the opponent's phone was not heard
+
+    caches["heard"].clear()  # within 30 s the same process does not write the link again
+    assert wsgi_get(path, etag=etag)[0] == 304
+    assert heard_many(tokens=[a.entry.report_token]) == {}
+    assert wsgi_get("/r/not-a-link/", etag=etag)[0] == 404
+    assert heard_many(tokens=["not-a-link"]) == {}
