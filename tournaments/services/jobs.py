@@ -89,8 +89,14 @@ def job_enqueue(
             job = Job.objects.create(
                 kind=kind, key=key, created_by=created_by, task=task, task_kwargs=task_kwargs
             )
-    except IntegrityError:
-        return Job.objects.get(kind=kind, key=key, status=Job.Status.PENDING)
+    except IntegrityError:  # another transaction made it first
+        existing = Job.objects.filter(kind=kind, key=key, status=Job.Status.PENDING).first()
+        if existing is None:  # and it was taken since: this request needs a job of its own
+            return job_enqueue(
+                kind=kind, task=task, key=key, created_by=created_by,
+                join_running=join_running, **task_kwargs,
+            )  # fmt: skip
+        return existing
     transaction.on_commit(lambda: job_dispatch(job=job))
     return job
 

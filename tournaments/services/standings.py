@@ -8,6 +8,7 @@ case i).
 
 from __future__ import annotations
 
+import threading
 import time
 from datetime import timedelta
 from typing import Any
@@ -28,13 +29,35 @@ def standings_request(*, event: Event) -> Job:
     """Recompute soon; bursts of requests share one waiting job.
 
     Called inside the transaction that verified a result: the job row is part of it (so a
-    batch of results in one transaction makes one job) and the task is sent on commit."""
-    return job_enqueue(
+    batch of results in one transaction makes one job) and the task is sent on commit. A
+    request that joined a job another transaction made looks again once its own commits: if
+    that job was taken meanwhile, it may have read the lines before this write, so another is
+    asked for (without it, the last results of a game could stay out of the standings; with
+    tasks run at once and requests side by side, they did)."""
+    asked_at = timezone.now()
+    job = job_enqueue(
         kind="standings",
         key=f"event:{event.pk}",
         task="tournaments.tasks.recompute_standings",
         event_id=event.pk,
     )
+    made = _made_here.__dict__.setdefault("jobs", set())
+    if job.created_at >= asked_at:  # made by this transaction: sent when it commits
+        made.add(job.pk)
+        transaction.on_commit(lambda: made.discard(job.pk))
+    elif job.pk not in made:  # joined another transaction's job
+        transaction.on_commit(lambda: _ask_again_if_taken(job.pk, event))
+    return job
+
+
+# The standings jobs the open transaction of this thread made (a batch of results in one
+# transaction asks several times for the job it made: that one reads them all).
+_made_here = threading.local()
+
+
+def _ask_again_if_taken(job_id: int, event: Event) -> None:
+    if not Job.objects.filter(pk=job_id, status=Job.Status.PENDING).exists():
+        standings_request(event=event)
 
 
 # The standings job starts GATHER_SECONDS after it was asked for (a countdown from its commit):
@@ -49,8 +72,10 @@ def standings_follow(*, event: Event) -> None:
     """``standings_request`` for a write that verified a result, without a database round trip
     when a job this process asked for is known to be still waiting (its countdown has not run
     out): during a burst, one request per event every couple of seconds per process, not one per
-    verified table. Tasks run at once (no broker): every write asks, as before."""
-    if time.monotonic() < _waiting_until.get(event.pk, 0.0):
+    verified table. Tasks run at once (no broker): every write asks, as before. The note is
+    read again once the write commits: a commit later than the note's time asks after all."""
+    if _still_waiting(event.pk):
+        transaction.on_commit(lambda: _still_waiting(event.pk) or standings_request(event=event))
         return
     job = standings_request(event=event)
     if settings.CELERY_TASK_ALWAYS_EAGER or job.status != Job.Status.PENDING:
@@ -61,6 +86,10 @@ def standings_follow(*, event: Event) -> None:
         # Noted once the write commits: a rolled-back write asked for nothing.
         deadline = time.monotonic() + left
         transaction.on_commit(lambda: _waiting_until.__setitem__(event.pk, deadline))
+
+
+def _still_waiting(event_id: int) -> bool:
+    return time.monotonic() < _waiting_until.get(event_id, 0.0)
 
 
 def standings_recompute(
