@@ -43,7 +43,8 @@ knee_ratio=<k/l>``.
 
 Environment: ``BENCH_PLAYERS`` (1024), ``BENCH_BURST_SECONDS`` (60), ``BENCH_STEPS``
 (``30,60,90,120,160,200,250``), ``BENCH_STEP_SECONDS`` (20; less only to try the bench out),
-``BENCH_SPECTATORS`` (200), ``BENCH_POLLING`` (1), ``BENCH_STATISTICS`` (``analyzed``),
+``BENCH_MAX_RATE`` (1000: the steps go on past ``BENCH_STEPS`` by a quarter each until one
+fails), ``BENCH_SPECTATORS`` (200), ``BENCH_POLLING`` (1), ``BENCH_STATISTICS`` (``analyzed``),
 ``BENCH_GUNICORN_ARGS`` (extra arguments for both gunicorns, e.g. ``--workers 5``).
 """
 
@@ -82,6 +83,7 @@ PLAYERS = int(os.environ.get("BENCH_PLAYERS", 1024))
 BURST_SECONDS = float(os.environ.get("BENCH_BURST_SECONDS", 60))
 STEPS = [int(r) for r in os.environ.get("BENCH_STEPS", "30,60,90,120,160,200,250").split(",") if r]
 STEP_SECONDS = float(os.environ.get("BENCH_STEP_SECONDS", 20))
+MAX_RATE = int(os.environ.get("BENCH_MAX_RATE", 1000))
 SPECTATORS = int(os.environ.get("BENCH_SPECTATORS", 200))
 POLLING = os.environ.get("BENCH_POLLING", "1") not in ("0", "false", "no")
 TARGET_MS = 300
@@ -155,9 +157,19 @@ def polled(reports, everyone) -> list[str]:
     return (reporters + rest)[:PLAYERS]
 
 
+def rates():
+    """``BENCH_STEPS``, then on by a quarter each time until a step fails (or ``MAX_RATE``): a
+    knee at the last step asked for would only say "at least", and the ratio would flatter."""
+    yield from STEPS
+    rate = STEPS[-1]
+    while rate < MAX_RATE:
+        rate = min(MAX_RATE, int(rate * 1.25) // 10 * 10)
+        yield rate
+
+
 def pegboard_steps(stack: Stack, director, mode: str) -> int:
     knee = 0
-    for rate in STEPS:
+    for rate in rates():
         count, started = step_count(rate), time.perf_counter()
         event, reports, everyone = event_with_game(
             director, f"Load step {rate}", max(PLAYERS, count), tables=count // 2
@@ -184,7 +196,7 @@ def pegboard_steps(stack: Stack, director, mode: str) -> int:
 
 def limit_steps(stack: Stack) -> int:
     knee, used = 0, 0
-    for rate in STEPS:
+    for rate in rates():
         count = step_count(rate)
         reports = [
             (f"limit-{used + n}", {"result": "won" if n % 2 else "lost", "margin": 1 + n % 60})
