@@ -251,7 +251,7 @@ def main() -> None:
     try:
         stack = Stack()
         with connection.cursor() as cursor:
-            tables_create(cursor, sum(step_count(rate) for rate in STEPS))
+            tables_create(cursor, sum(step_count(rate) for rate in rates()))
         started = time.perf_counter()
         statistics_settle(mode, before_setup=True)
         event, reports, everyone = event_with_game(None, "Load weekend", PLAYERS)
