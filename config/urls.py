@@ -16,7 +16,7 @@ def favicon(request):
 
 urlpatterns = [
     path("", include("tournaments.urls")),
-    path("accounts/", include("django.contrib.auth.urls")),
+    path("accounts/", include("config.urls_accounts")),
     path("admin/", admin.site.urls),
     path("api/v1/", include("tournaments.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
