@@ -9,6 +9,7 @@ from tournaments.views import (
     director_games,
     director_roles,
     history,
+    invitations,
     public,
     report,
     results,
@@ -47,6 +48,17 @@ urlpatterns = [
     path("events/<num:event_id>/settings/", director_events.event_settings, name="event-settings"),
     path("events/<num:event_id>/entries/add/", director_entries.entry_add, name="entry-add"),
     path("events/<num:event_id>/roles/", director_roles.role_grant, name="role-grant"),
+    path(
+        "events/<num:event_id>/invitations/",
+        invitations.event_invitation_send,
+        name="invitation-send",
+    ),
+    path(
+        "events/<num:event_id>/invitations/<num:invitation_id>/withdraw/",
+        invitations.event_invitation_withdraw,
+        name="invitation-withdraw",
+    ),
+    path("invitations/<link:token>/", invitations.invitation, name="invitation"),
     path(
         "events/<num:event_id>/roles/<num:grant_id>/remove/",
         director_roles.role_revoke,

@@ -6,6 +6,7 @@ from tournaments.models.clubs import Club, ClubAward, ClubRole, NightCard
 from tournaments.models.events import ENTRANT_NAME, Entry, Event, EventRole
 from tournaments.models.games import Game, Seat, Table
 from tournaments.models.idempotency import KeptAnswer
+from tournaments.models.invitations import Invitation
 from tournaments.models.jobs import Job
 from tournaments.models.ledger import Finalisation, MrpAward
 from tournaments.models.notifications import TableEmail
@@ -40,6 +41,7 @@ __all__ = [
     "Event",
     "EventRole",
     "Game",
+    "Invitation",
     "Job",
     "JudgeCall",
     "KeptAnswer",

@@ -28,6 +28,7 @@ from tournaments.services import (
     entries,
     entries_import,
     events,
+    invitations,
     judge_calls,
     ledger,
     links,
@@ -197,6 +198,8 @@ NOT_STAFF_ACTIONS = {
     "report_print": "pure: what a report asked, for comparing a resent one",
     "keyed_write": "wraps a player's report, which is not a staff action",
     "kept_answers_expire": "the jobs sweep's clean-up of kept answers (not an event's)",
+    "invitation_place": "reads",
+    "invitation_refusal": "a check",
 }
 
 
@@ -386,6 +389,31 @@ SCENARIOS = {
         (e := w.registering()),
         (u := UserFactory()),
         lambda: roles.event_role_grant(event=e, actor=e.director, person=u.username, role="judge"),
+    ),
+    "invitation_send": lambda w: (
+        (e := w.registering()),
+        lambda: invitations.invitation_send(
+            actor=e.director, event=e, email="j@example.org", role="judge"
+        ),
+    ),
+    "invitation_withdraw": lambda w: (
+        (e := w.registering()),
+        (
+            i := invitations.invitation_send(
+                actor=e.director, event=e, email="j@x.org", role="judge"
+            )
+        ),
+        lambda: invitations.invitation_withdraw(actor=e.director, invitation=i),
+    ),
+    # The invited person takes the role: the row names them.
+    "invitation_accept": lambda w: (
+        (e := w.registering()),
+        (
+            i := invitations.invitation_send(
+                actor=e.director, event=e, email="j@x.org", role="judge"
+            )
+        ),
+        lambda: invitations.invitation_accept(invitation=i, user=UserFactory()),
     ),
     "event_role_revoke": lambda w: (
         (e := w.registering()),

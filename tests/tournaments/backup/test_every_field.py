@@ -75,6 +75,7 @@ NOT_COPIED = {
     m.KeptAnswer: "answers kept 48 hours so a resent report is not saved twice",
     m.AccountLink: "a person's account, never moved by a file (only the person or an admin)",
     m.RecordChange: "a record of the people, not of the event",
+    m.Invitation: "an offer to a person's account, made and taken in this database only",
 }
 
 
