@@ -42,11 +42,12 @@ _PASSWORD_RESET = re.compile(
     rf"(?!set-password(?:{_SLASH}|$)){_SECRET}",
     re.IGNORECASE,
 )
-# allauth's e-mailed links (confirm an address, reset a password) and an invitation to hold a
-# role: each key is the credential for what it opens.
+# allauth's e-mailed links (confirm an address, reset a password), an invitation to hold a
+# role and a registration request's private page: each key is the credential for what it opens.
 _ACCOUNT_KEY = re.compile(
     rf"({_SLASH}(?:accounts{_SLASH}confirm-email|accounts{_SLASH}password{_SLASH}reset{_SLASH}key"
-    rf"|invitations){_SLASH}){_SECRET}",
+    rf"|invitations|registration|api{_SLASH}v1{_SLASH}registrations{_SLASH}private)"
+    rf"{_SLASH}){_SECRET}",
     re.IGNORECASE,
 )
 _TOKEN_COLUMN = re.compile(r"(\((?:previous_)?report_token\)=\()[^)]*")

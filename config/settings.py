@@ -202,6 +202,8 @@ ACCOUNT_RATE_LIMITS = {
 }
 # Invitations to hold a role (tournaments.services.invitations) stop working after this many days.
 INVITATION_DAYS = env_int("INVITATION_DAYS", 14, minimum=1)
+# A place offered to the next on a waitlist (tournaments.services.waitlist) is theirs this long.
+WAITLIST_OFFER_HOURS = env_int("WAITLIST_OFFER_HOURS", 48, minimum=1)
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "America/New_York"
@@ -290,6 +292,8 @@ CELERY_BEAT_SCHEDULE = {
         # A sweep that waited in the queue longer than the next one is worthless: drop it.
         "options": {"expires": float(JOBS_SWEEP_SECONDS)},
     },
+    # Waitlist offers not taken in time pass on even when nobody opens a page.
+    "waitlist-sweep": {"task": "tournaments.tasks.waitlist_sweep", "schedule": 300.0},
     # Playoff no-shows forfeit on the clock even when nobody opens the match page.
     "playoff-forfeits": {"task": "tournaments.tasks.apply_playoff_forfeits", "schedule": 60.0},
 }

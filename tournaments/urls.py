@@ -23,6 +23,7 @@ urlpatterns = [
     path("", include("tournaments.urls_final")),
     path("", include("tournaments.urls_players")),
     path("", include("tournaments.urls_clubs")),
+    path("", include("tournaments.urls_weekends")),
     path("", public.home, name="home"),
     path("jobs/<num:job_id>/", public.job_detail, name="job-detail"),
     path("r/<link:token>/", report.player_page, name="player-page"),

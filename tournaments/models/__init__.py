@@ -16,6 +16,7 @@ from tournaments.models.ratings import PlayerRating, RatingPoint
 from tournaments.models.record_changes import RecordChange
 from tournaments.models.results import CardLine, Notice, StandingsSnapshot, TiePlayoff
 from tournaments.models.rulings import JudgeCall, Ruling
+from tournaments.models.weekends import RegistrationChoice, RegistrationRequest, Weekend
 
 __all__ = [
     "ENTRANT_NAME",
@@ -48,6 +49,9 @@ __all__ = [
     "Notice",
     "Player",
     "Ruling",
+    "RegistrationChoice",
+    "RegistrationRequest",
+    "Weekend",
     "Seat",
     "StandingsSnapshot",
     "Table",

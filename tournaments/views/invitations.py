@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -35,6 +36,8 @@ def invitation(request, token: str):
     if found is None:
         raise Http404("No such invitation")
     user = request.user if request.user.is_authenticated else None
+    if request.method == "POST" and user is None:
+        return redirect_to_login(request.get_full_path())
     refusal = invitation_refusal(found, user)
     if request.method == "POST" and user is not None and refusal is None:
         try:
