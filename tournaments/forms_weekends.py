@@ -37,7 +37,11 @@ class WeekendEventForm(forms.Form):
 class RegistrationRequestForm(forms.Form):
     """The public form: who you are and which events you want to enter."""
 
-    name = forms.CharField(max_length=200, label="Your name")
+    name = forms.CharField(
+        max_length=200,
+        label="Your name",
+        error_messages={"required": "Write your name, as it should appear on the standings."},
+    )
     acc_number = forms.CharField(
         max_length=20, required=False, label="ACC number (if you have one)"
     )
@@ -51,7 +55,10 @@ class RegistrationRequestForm(forms.Form):
         max_length=200, required=False, label="Partner's name (for a doubles event)"
     )
     events = forms.TypedMultipleChoiceField(
-        coerce=int, widget=forms.CheckboxSelectMultiple, label="Events you want to enter"
+        coerce=int,
+        widget=forms.CheckboxSelectMultiple,
+        label="Events you want to enter",
+        error_messages={"required": "Tick at least one event to enter."},
     )
 
     def __init__(self, *args, events=(), **kwargs):

@@ -86,7 +86,7 @@ def test_the_public_page_lists_events_schedule_and_fees(director, weekend):
     Event.objects.filter(pk=event.pk).update(entry_fee_cents=4000, capacity=64)
     weekend_event_add(weekend=weekend, event=event, user=director)
     html = Client().get(f"/weekends/{weekend.pk}/").content.decode()
-    assert "Fall Main" in html and "$40.00" in html and "64 of 64 left" in html
+    assert "Fall Main" in html and "$40.00" in html and "64 of 64 places left" in html
     assert "Sat 9:00 Main" in html and "Registration is closed" in html
 
 
