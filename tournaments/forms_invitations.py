@@ -12,6 +12,15 @@ class InvitationForm(forms.Form):
     )
     role = forms.ChoiceField(choices=EventRole.Role.choices, initial=EventRole.Role.JUDGE)
 
+    def __init__(self, *args, **kwargs):
+        # The manage page holds the role form too: ids of their own (its "Role" is id_role).
+        kwargs.setdefault("auto_id", "invite_%s")
+        super().__init__(*args, **kwargs)
+
 
 class ClubInvitationForm(forms.Form):
     email = forms.EmailField(label="Their e-mail address")
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("auto_id", "club_invite_%s")
+        super().__init__(*args, **kwargs)
