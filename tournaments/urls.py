@@ -10,6 +10,7 @@ from tournaments.views import (
     director_roles,
     history,
     invitations,
+    keep_apart,
     public,
     report,
     results,
@@ -60,6 +61,12 @@ urlpatterns = [
         name="invitation-withdraw",
     ),
     path("invitations/<link:token>/", invitations.invitation, name="invitation"),
+    path("events/<num:event_id>/keep-apart/", keep_apart.keep_apart_new, name="keep-apart-add"),
+    path(
+        "events/<num:event_id>/keep-apart/<num:pair_id>/remove/",
+        keep_apart.keep_apart_drop,
+        name="keep-apart-remove",
+    ),
     path(
         "events/<num:event_id>/roles/<num:grant_id>/remove/",
         director_roles.role_revoke,

@@ -81,6 +81,11 @@ def _offered(w):
     )
 
 
+def _keep_pair(w):
+    ids = list(w.A.reg.entries.order_by("pk").values_list("pk", flat=True))
+    return {"entry_a": ids[1], "entry_b": ids[2]}
+
+
 def _invitation(w):
     return {"token": w.A.extra.invitation.token}
 
@@ -494,5 +499,9 @@ PAGES = {
             DIRECTOR,
             lambda w: {"club_id": w.A.club.pk, "invitation_id": w.A.extra.club_invitation.pk},
         )
+    },
+    "keep-apart-add": {"POST": WRITE(DIRECTOR, r.reg, _keep_pair)},
+    "keep-apart-remove": {
+        "POST": WRITE(DIRECTOR, lambda w: {**r.reg(w), "pair_id": w.A.extra.keep_apart.pk})
     },
 }

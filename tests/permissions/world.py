@@ -226,6 +226,10 @@ def _weekend(side: Side) -> None:
     x.invitation = invitation_send(
         actor=side.director, event=side.reg, email=f"judge-{low}@example.org", role="judge"
     )
+    from tournaments.services.keep_apart import keep_apart_add
+
+    first, second, *_ = side.reg.entries.order_by("pk").values_list("pk", flat=True)
+    x.keep_apart = keep_apart_add(event=side.reg, user=side.director, entry_ids=(first, second))
     x.club_invitation = invitation_send(
         actor=side.director, club=side.club, email=f"club-{low}@example.org", role=""
     )

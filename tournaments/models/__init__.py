@@ -8,6 +8,7 @@ from tournaments.models.games import Game, Seat, Table
 from tournaments.models.idempotency import KeptAnswer
 from tournaments.models.invitations import Invitation
 from tournaments.models.jobs import Job
+from tournaments.models.keep_apart import KeepApart
 from tournaments.models.ledger import Finalisation, MrpAward
 from tournaments.models.notifications import TableEmail
 from tournaments.models.players import Player, PlayerMerge
@@ -44,6 +45,7 @@ __all__ = [
     "Game",
     "Invitation",
     "Job",
+    "KeepApart",
     "JudgeCall",
     "KeptAnswer",
     "Notice",

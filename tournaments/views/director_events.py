@@ -82,6 +82,7 @@ def dashboard_context(event, **forms):
         "roles": event_role_holders(event=event),
         "invitation_form": forms.get("invitation_form") or InvitationForm(),
         "invitations": invitations_waiting(event=event),
+        "keep_apart": list(event.keep_apart.select_related("entry_a__player", "entry_b__player")),
         "waiting": event_waiting(event=event),
         "mrp_note": event_sanction_status(event=event).mrp_note,
     }

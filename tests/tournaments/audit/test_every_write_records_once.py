@@ -30,6 +30,7 @@ from tournaments.services import (
     events,
     invitations,
     judge_calls,
+    keep_apart,
     ledger,
     links,
     pairings,
@@ -359,6 +360,17 @@ def _waitlisted(w):
 
 
 SCENARIOS = {
+    "keep_apart_add": lambda w: (
+        (e := w.registering()),
+        (ids := list(e.entries.values_list("pk", flat=True)[:2])),
+        lambda: keep_apart.keep_apart_add(event=e, user=e.director, entry_ids=tuple(ids)),
+    ),
+    "keep_apart_remove": lambda w: (
+        (e := w.registering()),
+        (ids := list(e.entries.values_list("pk", flat=True)[:2])),
+        (k := keep_apart.keep_apart_add(event=e, user=e.director, entry_ids=tuple(ids))),
+        lambda: keep_apart.keep_apart_remove(event=e, user=e.director, pair_id=k.pk),
+    ),
     "weekend_update": lambda w: (
         (t := _weekend(w)),
         lambda: weekends.weekend_update(weekend=t[1], user=t[0].director, venue="The Legion"),

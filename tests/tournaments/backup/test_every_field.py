@@ -83,6 +83,8 @@ NOT_COPIED = {
     m.Weekend: "the flyer that groups events in this database; each event is backed up alone",
     m.RegistrationRequest: "players' requests before they are entries: their entries are copied",
     m.RegistrationChoice: "likewise",
+    # Not in the backup format yet: a restored event's director enters the pairs again.
+    m.KeepApart: "not yet in the format (a restored event loses its keep-apart pairs)",
 }
 
 
