@@ -10,7 +10,9 @@ class InvitationForm(forms.Form):
         label="Their e-mail address",
         help_text="We e-mail them a link; they make an account (or sign in) and take the role.",
     )
-    role = forms.ChoiceField(choices=EventRole.Role.choices, initial=EventRole.Role.JUDGE)
+    role = forms.ChoiceField(
+        choices=EventRole.Role.choices, initial=EventRole.Role.JUDGE, label="Invite them as"
+    )
 
     def __init__(self, *args, **kwargs):
         # The manage page holds the role form too: ids of their own (its "Role" is id_role).

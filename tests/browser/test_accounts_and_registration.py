@@ -7,6 +7,7 @@ from datetime import date, timedelta
 
 import pytest
 from django.core import mail
+from django.core.cache import caches
 
 from tests.browser.conftest import log_in, screenshot
 from tests.factories import EventFactory, UserFactory
@@ -22,6 +23,13 @@ from tournaments.services.weekends import (
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PASSWORD = "correct horse battery"
 NEW_PASSWORD = "double-run-of-three-8"
+
+
+@pytest.fixture(autouse=True)
+def fresh_limits():
+    """allauth counts sign-ups and confirmation e-mails in the default cache, which outlives a
+    test: another test's sign-up with the same address would hold back this one's e-mail."""
+    caches["default"].clear()
 
 
 def _link(message) -> str:

@@ -9,6 +9,7 @@ from datetime import timedelta
 
 import pytest
 from django.core import mail
+from django.core.cache import caches
 from django.test import Client
 from django.utils import timezone
 
@@ -33,6 +34,12 @@ def director():
 @pytest.fixture
 def event(director):
     return EventFactory(director=director, name="Autumn Main")
+
+
+@pytest.fixture(autouse=True)
+def fresh_limits():
+    """allauth's limits are counted in the default cache, which outlives a test."""
+    caches["default"].clear()
 
 
 def _signed_in(user) -> Client:

@@ -8,6 +8,7 @@ import re
 import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
+from django.core.cache import caches
 from django.test import Client, override_settings
 
 from tests.factories import UserFactory
@@ -15,6 +16,12 @@ from tests.factories import UserFactory
 pytestmark = pytest.mark.django_db
 
 PASSWORD = "pegging-out-at-121"
+
+
+@pytest.fixture(autouse=True)
+def fresh_limits():
+    """allauth's limits are counted in the default cache, which outlives a test."""
+    caches["default"].clear()
 
 
 def _signup(client, username="margaret", email="margaret@example.org", **extra):
