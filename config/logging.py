@@ -6,7 +6,8 @@ checks in whoever holds it. Access logs and warnings ("Not Found: /api/v1/report
 otherwise keep every secret of the weekend in plain text.
 
 ``redact`` replaces a token with ``[link]`` and a code with ``[code]`` (and the token of
-Django's password reset link with ``[token]``), also where a path is
+Django's and allauth's password reset links, allauth's address confirmation link and an
+invitation's link with ``[token]``), also where a path is
 percent-encoded (a ``?next=`` after a sign-in redirect) and in PostgreSQL's words about a
 private link column ("Key (report_token)=(...)"). It is applied by:
 
@@ -41,6 +42,14 @@ _PASSWORD_RESET = re.compile(
     rf"(?!set-password(?:{_SLASH}|$)){_SECRET}",
     re.IGNORECASE,
 )
+# allauth's e-mailed links (confirm an address, reset a password), an invitation to hold a
+# role and a registration request's private page: each key is the credential for what it opens.
+_ACCOUNT_KEY = re.compile(
+    rf"({_SLASH}(?:accounts{_SLASH}confirm-email|accounts{_SLASH}password{_SLASH}reset{_SLASH}key"
+    rf"|invitations|registration|api{_SLASH}v1{_SLASH}registrations{_SLASH}private)"
+    rf"{_SLASH}){_SECRET}",
+    re.IGNORECASE,
+)
 _TOKEN_COLUMN = re.compile(r"(\((?:previous_)?report_token\)=\()[^)]*")
 
 
@@ -48,6 +57,7 @@ def redact(text: str) -> str:
     text = _PRIVATE_LINK.sub(r"\1[link]", text)
     text = _CHECK_IN_CODE.sub(r"\1[code]", text)
     text = _PASSWORD_RESET.sub(r"\1[token]", text)
+    text = _ACCOUNT_KEY.sub(r"\1[token]", text)
     return _TOKEN_COLUMN.sub(r"\1[link]", text)
 
 

@@ -55,6 +55,8 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "axes",
+    "allauth",
+    "allauth.account",
     "tournaments",
 ]
 
@@ -66,6 +68,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     # After the headers above, so its 429 page has them; before the views it guards.
@@ -139,6 +142,18 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+
+
+def _rate_limit(name: str, default: str) -> str:
+    """A limit as allauth writes it: amount/period/per, e.g. 20/h/ip (period s, m, h or d)."""
+    rate = env_str(name, default)
+    if not re.fullmatch(r"[1-9][0-9]*/[0-9]*[smhd]/(ip|key|user)", rate):
+        raise ImproperlyConfigured(
+            f"{name}={rate!r} is not a limit: write amount/period/per, e.g. {default}."
+        )
+    return rate
+
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 
@@ -161,6 +176,36 @@ AXES_VERBOSE = False
 # axes.W006 asks for the address in the lockout key; by design it is not (see above).
 SILENCED_SYSTEM_CHECKS = ["axes.W006"]
 LOGOUT_REDIRECT_URL = "home"
+
+# Accounts people make themselves (django-allauth, ``allauth.account`` only: no social logins).
+# Sign-up asks a user name, an e-mail address and a password; the address must be confirmed by
+# the e-mailed link before the account can sign in (the login page refuses it until then and
+# says so: tournaments.forms_accounts.SignInForm). Signing in stays Django's own page at
+# /accounts/login/ (name "login"), so django-axes still counts wrong passwords there.
+# Sign-up and password reset are throttled by allauth's rate limits (per client address, in the
+# default cache): a venue's phones share one address, so the sign-up limit is generous enough
+# for a club signing up together and still stops a script.
+ACCOUNT_LOGIN_METHODS = {"username"}
+ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
+ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_CONFIRM_EMAIL_ON_GET = False
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
+ACCOUNT_LOGIN_ON_PASSWORD_RESET = False
+ACCOUNT_EMAIL_CONFIRMATION_EXPIRE_DAYS = 3
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "Pegboard: "
+ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http" if DEBUG else "https"
+ACCOUNT_ADAPTER = "tournaments.accounts.AccountAdapter"
+ACCOUNT_RATE_LIMITS = {
+    "signup": _rate_limit("ACCOUNT_SIGNUP_RATE", "20/h/ip"),
+    "reset_password": "20/h/ip,5/h/key",
+    "reset_password_from_key": "20/m/ip",
+    "confirm_email": "1/3m/key",
+}
+# Invitations to hold a role (tournaments.services.invitations) stop working after this many days.
+INVITATION_DAYS = env_int("INVITATION_DAYS", 14, minimum=1)
+# A place offered to the next on a waitlist (tournaments.services.waitlist) is theirs this long.
+WAITLIST_OFFER_HOURS = env_int("WAITLIST_OFFER_HOURS", 48, minimum=1)
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "America/New_York"
@@ -254,6 +299,8 @@ CELERY_BEAT_SCHEDULE = {
         # A sweep that waited in the queue longer than the next one is worthless: drop it.
         "options": {"expires": float(JOBS_SWEEP_SECONDS)},
     },
+    # Waitlist offers not taken in time pass on even when nobody opens a page.
+    "waitlist-sweep": {"task": "tournaments.tasks.waitlist_sweep", "schedule": 300.0},
     # Playoff no-shows forfeit on the clock even when nobody opens the match page.
     "playoff-forfeits": {"task": "tournaments.tasks.apply_playoff_forfeits", "schedule": 60.0},
 }

@@ -19,7 +19,7 @@ urlpatterns = [
     # without trying every page's route before theirs (about 100 us a report, 15 after).
     path("api/v1/", include("tournaments.api.urls")),
     path("", include("tournaments.urls")),
-    path("accounts/", include("django.contrib.auth.urls")),
+    path("accounts/", include("config.urls_accounts")),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # The split view serves Swagger UI's start-up script as a file (no inline script); Swagger

@@ -13,6 +13,7 @@ from tournaments.services.playoffs_matches import playoff_forfeits_apply_all
 from tournaments.services.ratings import ratings_recompute_all, ratings_update_event
 from tournaments.services.standings import standings_recompute
 from tournaments.services.table_emails import table_emails_send
+from tournaments.services.waitlist import waitlist_sweep as waitlist_sweep_all
 
 
 @shared_task(name="tournaments.tasks.health_check")
@@ -64,6 +65,12 @@ def build_playoff(*, job_id: int, event_id: int) -> None:
 def apply_playoff_forfeits() -> int:
     """Periodic (beat): record the games forfeited on every running no-show clock."""
     return playoff_forfeits_apply_all()
+
+
+@shared_task(name="tournaments.tasks.waitlist_sweep")
+def waitlist_sweep() -> int:
+    """Periodic (beat): lapse overdue waitlist offers and offer the places they free."""
+    return waitlist_sweep_all()
 
 
 @shared_task(name="tournaments.tasks.finalise_event")

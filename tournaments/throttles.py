@@ -12,7 +12,9 @@ Terms:
   ``DEFAULT_THROTTLE_RATES["anon_read"]`` of them per client address; past it the answer is a
   429 with ``Retry-After``. Signed-in users are not limited (accounts are given by people who
   run the site; there is no sign-up).
-- **private-link path**: ``/r/<link>/...``, ``/api/v1/report/<link>/...`` and an event's
+- **private-link path**: ``/r/<link>/...``, ``/api/v1/report/<link>/...``, an invitation's
+  ``/invitations/<link>/``, a registration request's ``/registration/<link>/...`` (and
+  ``/api/v1/registrations/private/<link>/...``) and an event's
   check-in code ``/events/<id>/check-in/<code>/``: the secret in the path is the credential.
 - **miss**: a private-link path answered 404, i.e. a link that is not (or no longer) valid. Only
   *distinct* links count: a phone left open on a replaced link polls the same dead link every
@@ -53,7 +55,8 @@ logger = logging.getLogger(__name__)
 CACHE = "throttle"
 READ_METHODS = ("GET", "HEAD")
 PRIVATE_LINK = re.compile(
-    r"^/(?:r|api/v1/report)/(?P<link>[^/]+)/"
+    r"^/(?:r|api/v1/report|invitations|registration|api/v1/registrations/private)/"
+    r"(?P<link>[^/]+)/"
     r"|^/events/[0-9]+/check-in/(?!everyone/$)(?P<code>[^/]+)/$"
 )
 # After the cache fails, this process leaves it alone this long: a dead Redis costs one

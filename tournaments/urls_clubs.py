@@ -15,6 +15,12 @@ urlpatterns = [
     path(f"{CLUB}settings/", clubs.club_settings, name="club-settings"),
     path(f"{CLUB}nights/", clubs.club_night_new, name="club-night-new"),
     path(f"{CLUB}directors/", clubs.club_director_new, name="club-director-new"),
+    path(f"{CLUB}invitations/", clubs.club_invitation_send, name="club-invitation-send"),
+    path(
+        f"{CLUB}invitations/<num:invitation_id>/withdraw/",
+        clubs.club_invitation_withdraw,
+        name="club-invitation-withdraw",
+    ),
     path(f"{CLUB}awards/", clubs.club_award_new, name="club-award-new"),
     path(f"{CLUB}seasons/<num:season>/", clubs.club_season, name="club-season"),
     path(f"{CLUB}ratings/", ratings.leaderboard, name="club-ratings"),

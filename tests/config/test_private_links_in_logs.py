@@ -179,3 +179,14 @@ def test_djangos_password_reset_token_is_replaced():
     assert redact(text) == '"GET /accounts/reset/MTI/[token]/ HTTP/1.1" 302'
     page = "/accounts/reset/MTI/set-password/"
     assert redact(page) == page
+
+
+def test_allauths_emailed_keys_and_invitations_are_replaced():
+    assert redact("GET /accounts/confirm-email/MQ:1abc:xyz/ 200") == (
+        "GET /accounts/confirm-email/[token]/ 200"
+    )
+    assert redact("/accounts/password/reset/key/1-abc-def/") == (
+        "/accounts/password/reset/key/[token]/"
+    )
+    assert redact("/invitations/Zk3_q-9/?next=1") == "/invitations/[token]/?next=1"
+    assert redact("/accounts/confirm-email/") == "/accounts/confirm-email/"

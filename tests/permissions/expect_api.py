@@ -33,16 +33,53 @@ from tests.permissions.spec import (
     API_RECORD_PROPOSER,
     API_SIGNED_IN,
     API_STAFF,
+    DENIED,
     DRAFT,
     GET,
+    HIDDEN,
+    OK,
     VIEWER,
     WRITE,
     Variant,
+    profile,
 )
 
 AGET, AWRITE = partial(GET, api=True), partial(WRITE, api=True)
 REPORT = {"result": "won", "margin": 12}
 PUBLIC = API_PUBLIC
+
+
+def _weekend(w):
+    return {"weekend_id": w.A.extra.weekend.pk}
+
+
+def _request(w):
+    return {"request_id": w.A.extra.request.pk}
+
+
+def _request_token(w):
+    return {"token": w.A.extra.request.token}
+
+
+def _choice_token(w):
+    return {"token": w.A.extra.request.token, "choice_id": w.A.extra.choice.pk}
+
+
+def _offered(w):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tournaments.models import RegistrationChoice
+
+    RegistrationChoice.objects.filter(pk=w.A.extra.choice.pk).update(
+        status="offered", offer_expires_at=timezone.now() + timedelta(hours=1)
+    )
+
+
+# The list of a weekend's requests answers an anonymous visitor 404 (it names no weekend to
+# strangers), like the pages' selectors.
+WEEKEND_DIRECTOR_READ = profile(HIDDEN, DENIED, DENIED, DENIED, DENIED, DENIED, OK, OK)
 
 
 def _absent(side):
@@ -351,4 +388,40 @@ API = {
     "api-game-pair": {"POST": AWRITE(API_DIRECTOR, r.game(3), ok=202)},
     "api-game-publish": {"POST": AWRITE(API_DIRECTOR, r.game(2))},
     "api-game-repair": {"POST": AWRITE(API_DIRECTOR, r.game(2), ok=202)},
+    # Weekends and registration requests (issue 27): see expect_pages.
+    "api-weekend-list": {
+        "GET": AGET(PUBLIC, r.none),
+        "POST": AWRITE(
+            API_SIGNED_IN, r.none, {"name": "New weekend", "starts_on": "2025-06-07"}, ok=201
+        ),
+    },
+    "api-weekend-detail": {
+        "GET": AGET(PUBLIC, _weekend),
+        "PATCH": AWRITE(API_DIRECTOR, _weekend, {"venue": "The Legion hall"}),
+    },
+    "api-weekend-events": {
+        "POST": AWRITE(API_DIRECTOR, _weekend, lambda w: {"event": w.A.play.pk})
+    },
+    "api-weekend-event": {
+        "DELETE": AWRITE(API_DIRECTOR, lambda w: {**_weekend(w), "event_id": w.A.reg.pk})
+    },
+    "api-weekend-registration": {"POST": AWRITE(API_DIRECTOR, _weekend, {"open": False})},
+    "api-weekend-registrations": {
+        "GET": AGET(WEEKEND_DIRECTOR_READ, _weekend),
+        "POST": AWRITE(
+            PUBLIC, _weekend, lambda w: {"name": "Api Walk Up", "events": [w.A.reg.pk]}, ok=201
+        ),
+    },
+    "api-weekend-capacity": {
+        "POST": AWRITE(
+            API_DIRECTOR, lambda w: {**_weekend(w), "event_id": w.A.reg.pk}, {"capacity": 30}
+        )
+    },
+    "api-registration-approve": {"POST": AWRITE(API_DIRECTOR, _request)},
+    "api-registration-decline": {"POST": AWRITE(API_DIRECTOR, _request, {"reason": "No room"})},
+    "api-registration-change": {"POST": AWRITE(API_DIRECTOR, _request, {"note": "Which club?"})},
+    "api-registration-private": {"GET": AGET(PUBLIC, _request_token)},
+    "api-registration-withdraw": {"POST": AWRITE(PUBLIC, _request_token)},
+    "api-registration-take": {"POST": AWRITE(PUBLIC, _choice_token, prepare=_offered)},
+    "api-registration-give-up": {"POST": AWRITE(PUBLIC, _choice_token)},
 }

@@ -16,11 +16,13 @@ from tests.permissions.spec import (
     BODY_DIRECTOR,
     BODY_DIRECTOR_FLASH,
     BODY_JUDGING,
+    DENIED,
     DIRECTOR,
     DRAFT,
     FLASH_ERROR,
     GET,
     HIDDEN,
+    INVALID,
     JOB_OWNER,
     JUDGING,
     LOGIN,
@@ -44,6 +46,53 @@ from tests.permissions.spec import (
 )
 
 CONFIRM = {"confirm": "yes"}
+
+
+def _weekend(w):
+    return {"weekend_id": w.A.extra.weekend.pk}
+
+
+def _request(side):
+    x = lambda w: getattr(w, side).extra  # noqa: E731
+    return lambda w: {"weekend_id": x(w).weekend.pk, "request_id": x(w).request.pk}
+
+
+def _request_under_a(side):
+    return lambda w: {"weekend_id": w.A.extra.weekend.pk, "request_id": w.B.extra.request.pk}
+
+
+def _request_token(w):
+    return {"token": w.A.extra.request.token}
+
+
+def _choice_token(w):
+    return {"token": w.A.extra.request.token, "choice_id": w.A.extra.choice.pk}
+
+
+def _offered(w):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tournaments.models import RegistrationChoice
+
+    RegistrationChoice.objects.filter(pk=w.A.extra.choice.pk).update(
+        status="offered", offer_expires_at=timezone.now() + timedelta(hours=1)
+    )
+
+
+def _keep_pair(w):
+    ids = list(w.A.reg.entries.order_by("pk").values_list("pk", flat=True))
+    return {"entry_a": ids[1], "entry_b": ids[2]}
+
+
+def _invitation(w):
+    return {"token": w.A.extra.invitation.token}
+
+
+ADD_EVENT = profile(LOGIN, DENIED, DENIED, DENIED, DENIED, DENIED, OK, INVALID)
+MIXED_HIDDEN = profile(LOGIN, *[HIDDEN] * 7)
+
 REPORT = {"result": "won", "margin": 12}
 # The event's check-in code: any signed-in person may open it (it shows their own entry only);
 # only a player entered in the event checks in with it, everyone else is told why not.
@@ -388,4 +437,71 @@ PAGES = {
         )
     },
     "scorecards": {"GET": GET(DIRECTOR, r.play)},
+    # Weekends, registration requests and invitations (issue 27): the weekend lists A's
+    # registration event; a request waits in it; an invitation to judge and one to direct the
+    # club wait. A request's page and an invitation's link are their own credential.
+    "weekend-list": {"GET": GET(PUBLIC, r.none)},
+    "weekend-new": {
+        "GET": GET(SIGNED_IN, r.none),
+        "POST": WRITE(SIGNED_IN, r.none, {"name": "New weekend", "starts_on": "2025-06-07"}),
+    },
+    "weekend-detail": {"GET": GET(PUBLIC, _weekend)},
+    "weekend-manage": {
+        "GET": GET(DIRECTOR, _weekend),
+        "POST": WRITE(
+            DIRECTOR, _weekend, {"details-name": "Renamed", "details-starts_on": "2025-06-07"}
+        ),
+    },
+    # The form offers the events the person directs by role: an administrator has none there.
+    "weekend-event-new": {
+        "POST": WRITE(ADD_EVENT, _weekend, lambda w: {"event": w.A.play.pk}),
+    },
+    "weekend-event-remove": {
+        "POST": WRITE(DIRECTOR, lambda w: {**_weekend(w), "event_id": w.A.reg.pk})
+    },
+    "weekend-capacity": {
+        "POST": WRITE(DIRECTOR, lambda w: {**_weekend(w), "event_id": w.A.reg.pk}, {"capacity": 30})
+    },
+    "weekend-registration-open": {"POST": WRITE(DIRECTOR, _weekend, CONFIRM)},
+    "weekend-registration-close": {"POST": WRITE(DIRECTOR, _weekend, CONFIRM)},
+    "weekend-register": {
+        "GET": GET(PUBLIC, _weekend),
+        "POST": WRITE(PUBLIC, _weekend, lambda w: {"name": "Walk Up", "events": [w.A.reg.pk]}),
+    },
+    "registration-approve": {
+        "POST": WRITE(DIRECTOR, _request("A"), mixed=(MIXED_HIDDEN, _request_under_a("B")))
+    },
+    "registration-decline": {"POST": WRITE(DIRECTOR, _request("A"), {"note": "No room"})},
+    "registration-change-ask": {"POST": WRITE(DIRECTOR, _request("A"), {"note": "Which club?"})},
+    "registration-status": {"GET": GET(PUBLIC, _request_token)},
+    "registration-change": {
+        "POST": WRITE(
+            PUBLIC,
+            _request_token,
+            lambda w: {"name": "Asker A", "acc_number": "REQ-a", "events": [w.A.reg.pk]},
+        )
+    },
+    "registration-withdraw": {"POST": WRITE(PUBLIC, _request_token)},
+    "registration-take": {"POST": WRITE(PUBLIC, _choice_token, prepare=_offered)},
+    "registration-give-up": {"POST": WRITE(PUBLIC, _choice_token)},
+    "invitation": {"GET": GET(PUBLIC, _invitation), "POST": WRITE(SIGNED_IN, _invitation)},
+    "invitation-send": {
+        "POST": WRITE(DIRECTOR, r.reg, {"email": "new-judge@example.org", "role": "judge"})
+    },
+    "invitation-withdraw": {
+        "POST": WRITE(DIRECTOR, lambda w: {**r.reg(w), "invitation_id": w.A.extra.invitation.pk})
+    },
+    "club-invitation-send": {
+        "POST": WRITE(DIRECTOR, r.club("A"), {"email": "new-director@example.org"})
+    },
+    "club-invitation-withdraw": {
+        "POST": WRITE(
+            DIRECTOR,
+            lambda w: {"club_id": w.A.club.pk, "invitation_id": w.A.extra.club_invitation.pk},
+        )
+    },
+    "keep-apart-add": {"POST": WRITE(DIRECTOR, r.reg, _keep_pair)},
+    "keep-apart-remove": {
+        "POST": WRITE(DIRECTOR, lambda w: {**r.reg(w), "pair_id": w.A.extra.keep_apart.pk})
+    },
 }

@@ -201,6 +201,40 @@ def _club(side: Side) -> None:
     side.club = club
 
 
+def _weekend(side: Side) -> None:
+    """A weekend listing the side's registration event, open for requests, with one request
+    waiting; an invitation to judge that event and one to direct the club, both waiting."""
+    from tournaments.services.invitations import invitation_send
+    from tournaments.services.registrations import registration_request_create
+    from tournaments.services.weekends import (
+        weekend_create,
+        weekend_event_add,
+        weekend_registration_set,
+    )
+
+    x, low = side.extra, side.name.lower()
+    x.weekend = weekend_create(
+        user=side.director, name=f"Weekend {side.name}", starts_on=datetime.date(2025, 6, 7)
+    )
+    weekend_event_add(weekend=x.weekend, event=side.reg, user=side.director)
+    weekend_registration_set(weekend=x.weekend, user=side.director, open=True)
+    x.request = registration_request_create(
+        weekend=x.weekend, name=f"Asker {side.name}", acc_number=f"REQ-{low}",
+        event_ids=[side.reg.pk],
+    )  # fmt: skip
+    x.choice = x.request.choices.get()
+    x.invitation = invitation_send(
+        actor=side.director, event=side.reg, email=f"judge-{low}@example.org", role="judge"
+    )
+    from tournaments.services.keep_apart import keep_apart_add
+
+    first, second, *_ = side.reg.entries.order_by("pk").values_list("pk", flat=True)
+    x.keep_apart = keep_apart_add(event=side.reg, user=side.director, entry_ids=(first, second))
+    x.club_invitation = invitation_send(
+        actor=side.director, club=side.club, email=f"club-{low}@example.org", role=""
+    )
+
+
 def _side(name: str, *, done: bool) -> Side:
     low = name.lower()
     side = Side(
@@ -219,6 +253,7 @@ def _side(name: str, *, done: bool) -> Side:
         _done(side)
     _club(side)
     assert ClubRole.objects.filter(club=side.club, user=side.director).exists()
+    _weekend(side)
     return side
 
 

@@ -14,7 +14,7 @@ from rest_framework import serializers
 from tournaments.api.serializers import StrictInput
 from tournaments.core.playoff_lengths import LONGEST
 from tournaments.errors import ServiceError
-from tournaments.models import Entry, Event, Game, Job
+from tournaments.models import Entry, Event, Game, Job, Weekend
 from tournaments.presets import PRESETS
 from tournaments.selectors.sanctioning import event_sanction_status
 from tournaments.services.entries_import import csv_upload_text
@@ -23,6 +23,7 @@ from tournaments.services.entries_import import csv_upload_text
 
 PUBLIC_EVENT_FIELDS = [
     "id", "name", "kind", "preset", "starts_on", "stage", "published", "sanctioned",
+    "weekend", "parent", "capacity",
 ]  # fmt: skip
 
 
@@ -97,10 +98,25 @@ class EventCreateSerializer(_SanctioningIsNotASetting):
 
     preset = serializers.ChoiceField(choices=[(slug, p.name) for slug, p in PRESETS.items()])
     playoff_best_of = PlayoffLengthsField(required=False)
+    weekend = serializers.PrimaryKeyRelatedField(
+        queryset=Weekend.objects.all(),
+        required=False,
+        allow_null=True,
+        help_text="the weekend (tournament) the event joins; you must run it",
+    )
+    parent = serializers.PrimaryKeyRelatedField(
+        queryset=Event.objects.all(),
+        required=False,
+        allow_null=True,
+        help_text="the Main this event belongs to (you must direct it); joins its weekend",
+    )
 
     class Meta:
         model = Event
-        fields = ["name", "preset", "kind", "starts_on", "published", *Event.SETTINGS]
+        fields = [
+            "name", "preset", "kind", "starts_on", "published", "weekend", "parent", "capacity",
+            *Event.SETTINGS,
+        ]  # fmt: skip
 
 
 class EventSettingsSerializer(_SanctioningIsNotASetting):

@@ -22,6 +22,7 @@ urlpatterns = [
     path("", include("tournaments.api.urls_playoffs")),
     path("", include("tournaments.api.urls_final")),
     path("", include("tournaments.api.urls_clubs")),
+    path("", include("tournaments.api.urls_weekends")),
     path("auth/token/", auth.TokenView.as_view(), name="api-token"),
     path("health/", jobs.HealthView.as_view(), name="api-health"),
     path("jobs/health/", jobs.HealthJobView.as_view(), name="api-job-health"),

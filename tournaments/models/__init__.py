@@ -6,7 +6,9 @@ from tournaments.models.clubs import Club, ClubAward, ClubRole, NightCard
 from tournaments.models.events import ENTRANT_NAME, Entry, Event, EventRole
 from tournaments.models.games import Game, Seat, Table
 from tournaments.models.idempotency import KeptAnswer
+from tournaments.models.invitations import Invitation
 from tournaments.models.jobs import Job
+from tournaments.models.keep_apart import KeepApart
 from tournaments.models.ledger import Finalisation, MrpAward
 from tournaments.models.notifications import TableEmail
 from tournaments.models.players import Player, PlayerMerge
@@ -15,6 +17,7 @@ from tournaments.models.ratings import PlayerRating, RatingPoint
 from tournaments.models.record_changes import RecordChange
 from tournaments.models.results import CardLine, Notice, StandingsSnapshot, TiePlayoff
 from tournaments.models.rulings import JudgeCall, Ruling
+from tournaments.models.weekends import RegistrationChoice, RegistrationRequest, Weekend
 
 __all__ = [
     "ENTRANT_NAME",
@@ -40,12 +43,17 @@ __all__ = [
     "Event",
     "EventRole",
     "Game",
+    "Invitation",
     "Job",
+    "KeepApart",
     "JudgeCall",
     "KeptAnswer",
     "Notice",
     "Player",
     "Ruling",
+    "RegistrationChoice",
+    "RegistrationRequest",
+    "Weekend",
     "Seat",
     "StandingsSnapshot",
     "Table",

@@ -66,6 +66,19 @@ class Event(models.Model):
         related_name="side_events",
         help_text="the Main event a Consolation or satellite belongs to",
     )
+    weekend = models.ForeignKey(
+        "tournaments.Weekend",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="events",
+        help_text="the weekend (tournament) whose flyer lists this event",
+    )
+    capacity = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="most players entered by registration requests; more join a waitlist",
+    )
     starts_on = models.DateField(null=True, blank=True)
     stage = models.CharField(max_length=20, choices=Stage.choices, default=Stage.REGISTRATION)
     published = models.BooleanField(default=False, help_text="visitors may see pairings, standings")

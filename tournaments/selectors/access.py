@@ -14,7 +14,8 @@ reveals nothing to strangers); ``PermissionDenied`` (403) when a signed-in user 
 - players' private links: ``entry_get_by_token``; club directors: ``club_get_for_director``;
   a player's record: ``player_get_for_editing``; jobs: ``job_get_for_user``; a request to link
   an account: ``account_link_get_for_user``; a change to a player's record:
-  ``record_change_get_for_user``.
+  ``record_change_get_for_user``; a weekend and its registration requests:
+  ``weekend_get_for_director``, ``registration_get_for_director``.
 """
 
 from __future__ import annotations
@@ -37,7 +38,9 @@ from tournaments.models import (
     MatchGame,
     Player,
     RecordChange,
+    RegistrationRequest,
     Table,
+    Weekend,
 )
 from tournaments.selectors.compiled import Compiled
 from tournaments.selectors.games import VISIBLE_TO_ALL, game_get
@@ -288,6 +291,41 @@ def club_get_for_director(*, club_id: int, user) -> Club:
     if not club_directs(club=club, user=user):
         raise PermissionDenied("Only the club's directors may do this.")
     return club
+
+
+def weekend_directs(*, weekend: Weekend, user) -> bool:
+    """Whether ``user`` runs the weekend: made it, directs one of its events, or is a superuser."""
+    if not user.is_authenticated:
+        return False
+    if user.is_superuser or weekend.created_by_id == user.pk:
+        return True
+    return EventRole.objects.filter(
+        event__weekend=weekend, user=user, role=EventRole.Role.DIRECTOR
+    ).exists()
+
+
+def weekend_get_for_director(*, weekend_id: int, user) -> Weekend:
+    """The weekend if ``user`` runs it; 404 if there is none (or anonymous), 403 if not theirs."""
+    weekend = Weekend.objects.filter(pk=weekend_id).first()
+    if weekend is None or not user.is_authenticated:
+        raise Http404("No such weekend.")
+    if not weekend_directs(weekend=weekend, user=user):
+        raise PermissionDenied("Only the directors of this weekend's events may do this.")
+    return weekend
+
+
+def registration_get_for_director(*, request_id: int, user, weekend_id: int | None = None):
+    """A registration request of a weekend ``user`` runs (within ``weekend_id`` when the
+    address names one); 404 if there is none (or anonymous), 403 if not theirs."""
+    found = RegistrationRequest.objects.select_related("weekend").filter(pk=request_id)
+    if weekend_id is not None:
+        found = found.filter(weekend_id=weekend_id)
+    found = found.first()
+    if found is None or not user.is_authenticated:
+        raise Http404("No such registration request.")
+    if not weekend_directs(weekend=found.weekend, user=user):
+        raise PermissionDenied("Only the directors of this weekend's events may do this.")
+    return found
 
 
 def player_get_for_editing(*, player_id: int, user) -> Player:

@@ -112,6 +112,17 @@ def club_for(reg: Registration) -> Club | None:
     return club
 
 
+def registration_player(*, registration: Registration, event: Event) -> Player:
+    """The player ``registration`` names, by the identity rules of an entry (ACC number, the
+    chosen player, or a new one; a name that may be someone known raises ``PlayerChoiceNeeded``)
+    without entering them: a weekend's registration request approved onto a waitlist."""
+    problems = registration_problems(registration)
+    if problems:
+        field, message = problems[0]
+        raise ServiceError(message, field=field, code="invalid")
+    return _player_for(registration, event)
+
+
 def _player_for(reg: Registration, event: Event) -> Player:
     club = club_for(reg)
     if reg.player_id is not None and not reg.acc_number:

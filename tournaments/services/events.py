@@ -20,6 +20,7 @@ from tournaments.presets import PRESETS
 from tournaments.selectors.events import event_play_started
 from tournaments.services.audit import Kind, audit_record
 from tournaments.services.validation import clean_name, clean_play_date
+from tournaments.services.weekends import weekend_event_check
 
 # Settings that may still change once play has started: who makes a ruling changes no result
 # already recorded (a club night's second judge may have to leave).
@@ -85,6 +86,10 @@ def event_create_unaudited(*, user, name: str, preset: str, **fields: Any) -> Ev
             code="not_a_setting",
         )
     name = clean_name(name)
+    if fields.get("weekend") is not None or fields.get("parent") is not None:
+        fields["weekend"] = weekend_event_check(
+            user=user, weekend=fields.get("weekend"), parent=fields.get("parent")
+        )
     if "starts_on" in fields:
         fields["starts_on"] = clean_play_date(fields["starts_on"])
     chosen = PRESETS[preset]

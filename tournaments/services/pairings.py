@@ -17,9 +17,10 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from tournaments.core.pairing import GamePairing, PairingImpossible, pair_game
+from tournaments.core.keep_apart import pair_game_keeping_apart
+from tournaments.core.pairing import GamePairing, PairingImpossible
 from tournaments.errors import ServiceError
-from tournaments.models import Entry, Event, Game, Job, Seat, Table
+from tournaments.models import Entry, Event, Game, Job, KeepApart, Seat, Table
 from tournaments.selectors.events import entries_in_game, pairing_records
 from tournaments.selectors.games import game_pairings
 from tournaments.services.audit import Kind, audit_record
@@ -110,7 +111,9 @@ def game_pairings_generate(*, event_id: int, number: int, progress: Progress) ->
     field = [entry.pk for entry in entries_in_game(event=event, number=number)]
     history = _history(event, number)
     progress(30, f"Pairing {len(field)} players")
-    pairing = pair_game(
+    keep_apart = list(KeepApart.objects.filter(event=event).values_list("entry_a_id", "entry_b_id"))
+    kept = pair_game_keeping_apart(
+        keep_apart=keep_apart,
         active=field,
         history=history,
         games_remaining=event.qualifying_games - number + 1,
@@ -121,9 +124,25 @@ def game_pairings_generate(*, event_id: int, number: int, progress: Progress) ->
         if event.pairing_mode != "random"
         else None,
     )
+    pairing = kept.pairing
     progress(80, "Saving the tables")
     _save(game, pairing)
-    return {"tables": len(pairing.tables), "sit_out": pairing.sit_out, "players": len(field)}
+    result = {"tables": len(pairing.tables), "sit_out": pairing.sit_out, "players": len(field)}
+    if keep_apart:
+        result["keep_apart"] = _keep_apart_words(kept, len(keep_apart))
+    return result
+
+
+def _keep_apart_words(kept, pairs: int) -> str:
+    """What the pairing's result says of the keep-apart pairs (the job page shows it)."""
+    if not kept.met:
+        return f"All {pairs} keep-apart pairs are kept apart."
+    names = {e.pk: e.name for e in Entry.objects.filter(pk__in={p for m in kept.met for p in m})}
+    meet = "; ".join(f"{names[a]} and {names[b]}" for a, b in kept.met)
+    return (
+        f"The field left no way to keep every pair apart for the rest of the round: {meet} "
+        "meet in this game."
+    )
 
 
 @transaction.atomic

@@ -36,7 +36,10 @@ def person_find(query: str):
         + "; ".join(f"{person_name(u)} (user name {u.get_username()})" for u in near)
         + "?"
         if near
-        else " Ask them to create an account first, or check the spelling."
+        else (
+            " Check the spelling, or invite them by e-mail (below): they make an account"
+            " from the link."
+        )
     )
     raise ServiceError(
         f"Nobody with the user name or name {query.strip()!r} has an account.{hint}",

@@ -16,6 +16,7 @@ from tournaments.errors import ServiceError
 from tournaments.models import Entry, Event
 from tournaments.selectors.events import event_next_game_number, event_play_started
 from tournaments.services.audit import Kind, audit_record
+from tournaments.services.waitlist import waitlist_advance
 
 
 def entry_state(entry: Entry) -> dict:
@@ -57,6 +58,7 @@ def entry_withdraw(*, entry: Entry, user) -> Entry:
         before=before,
         after=entry_state(entry),
     )
+    waitlist_advance(event=entry.event)  # the freed place goes to the next in line, if any
     return entry
 
 

@@ -8,14 +8,17 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from tournaments.errors import ServiceError
-from tournaments.models import ENTRANT_NAME, Club, ClubAward, Entry
+from tournaments.forms_invitations import ClubInvitationForm
+from tournaments.models import ENTRANT_NAME, Club, ClubAward, Entry, Invitation
 from tournaments.selectors.access import club_directs, club_get_for_director
 from tournaments.selectors.clubs import club_get, club_page, national_grass_roots, season_table
+from tournaments.selectors.invitations import invitations_waiting
 from tournaments.services.clubs import (
     CLUB_SETTINGS,
     club_award_record,
@@ -24,6 +27,8 @@ from tournaments.services.clubs import (
     club_night_create,
     club_update_settings,
 )
+from tournaments.services.invitations import invitation_send
+from tournaments.views.invitations import invitation_withdraw_for
 from tournaments.views.refusals import refusal_on_form
 
 PER_PAGE = 50
@@ -114,6 +119,8 @@ def _club_context(request, club, **forms_):
         "night_form": forms_.get("night_form") or NightForm(initial={"played_on": today}),
         "director_form": forms_.get("director_form") or DirectorForm(),
         "award_form": (forms_.get("award_form") or AwardForm(club=club)) if directs else None,
+        "invitation_form": forms_.get("invitation_form") or ClubInvitationForm(),
+        "invitations": invitations_waiting(club=club) if directs else [],
     }
 
 
@@ -216,3 +223,28 @@ def grass_roots_leaderboard(request, season: int):
         request.GET.get("page")
     )
     return render(request, "tournaments/clubs/grass_roots.html", {"season": season, "page": page})
+
+
+@login_required
+@require_POST
+def club_invitation_send(request, club_id: int):
+    club = club_get_for_director(club_id=club_id, user=request.user)
+    form = ClubInvitationForm(request.POST)
+    if form.is_valid():
+        try:
+            sent = invitation_send(actor=request.user, club=club, role="", **form.cleaned_data)
+        except ServiceError as exc:
+            refusal_on_form(form, exc)
+        else:
+            messages.success(request, f"Invitation to direct the club e-mailed to {sent.email}.")
+            return redirect(reverse("club-detail", args=[club.pk]) + "#directors-heading")
+    context = _club_context(request, club, invitation_form=form)
+    return render(request, "tournaments/clubs/club.html", context, status=400)
+
+
+@login_required
+@require_POST
+def club_invitation_withdraw(request, club_id: int, invitation_id: int):
+    club = club_get_for_director(club_id=club_id, user=request.user)
+    invitation_withdraw_for(request, get_object_or_404(Invitation, pk=invitation_id, club=club))
+    return redirect(reverse("club-detail", args=[club.pk]) + "#directors-heading")

@@ -18,6 +18,7 @@ from tournaments.forms import (
     RegistrationForm,
     RoleForm,
 )
+from tournaments.forms_invitations import InvitationForm
 from tournaments.models import Entry
 from tournaments.presets import PRESETS
 from tournaments.selectors.access import event_get_for_director, may_sanction
@@ -29,6 +30,7 @@ from tournaments.selectors.events import (
     events_directed_by,
 )
 from tournaments.selectors.games import games_of_event
+from tournaments.selectors.invitations import invitations_waiting
 from tournaments.selectors.sanctioning import event_sanction_status
 from tournaments.selectors.waiting import event_waiting
 from tournaments.services import events as event_services
@@ -78,6 +80,9 @@ def dashboard_context(event, **forms):
         "import_errors": forms.get("import_errors", []),
         "role_form": forms.get("role_form") or RoleForm(),
         "roles": event_role_holders(event=event),
+        "invitation_form": forms.get("invitation_form") or InvitationForm(),
+        "invitations": invitations_waiting(event=event),
+        "keep_apart": list(event.keep_apart.select_related("entry_a__player", "entry_b__player")),
         "waiting": event_waiting(event=event),
         "mrp_note": event_sanction_status(event=event).mrp_note,
     }

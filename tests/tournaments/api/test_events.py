@@ -205,8 +205,15 @@ class TestFieldsNotTaken:
         event.refresh_from_db()
         assert event.entry_fee_cents == 0 and event.name != "Renamed"
 
-    def test_a_parent_named_at_creation_is_refused_and_no_event_is_made(self, api, director):
+    def test_a_parent_named_at_creation_is_stored(self, api, director):
         main = EventFactory(director=director)
+        body = {"name": "Sat", "preset": "acc-main", "kind": "satellite", "parent": main.pk}
+        response = api.post("/api/v1/events/", body)
+        assert response.status_code == 201 and response.json()["parent"] == main.pk
+        assert Event.objects.get(name="Sat").parent_id == main.pk
+
+    def test_a_parent_someone_else_directs_is_refused_and_no_event_is_made(self, api, director):
+        main = EventFactory()
         body = {"name": "Sat", "preset": "acc-main", "kind": "satellite", "parent": main.pk}
         response = api.post("/api/v1/events/", body)
         assert response.status_code == 400

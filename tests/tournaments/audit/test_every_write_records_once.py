@@ -17,7 +17,7 @@ import pytest
 from scoring.games import CardLine as EngineLine
 from tests.factories import EntryFactory, EventFactory, PlayerFactory, UserFactory
 from tournaments import services
-from tournaments.models import AuditEntry, Entry, EventRole, Game, JudgeCall, Match, Table
+from tournaments.models import AuditEntry, Entry, Event, EventRole, Game, JudgeCall, Match, Table
 from tournaments.services import (
     backup_export,
     backup_import,
@@ -28,18 +28,23 @@ from tournaments.services import (
     entries,
     entries_import,
     events,
+    invitations,
     judge_calls,
+    keep_apart,
     ledger,
     links,
     pairings,
     playoffs,
     playoffs_corrections,
     prizes,
+    registrations,
     results,
     roles,
     rulings,
     rulings_match,
     sanctioning,
+    waitlist,
+    weekends,
     withdrawals,
 )
 
@@ -206,6 +211,22 @@ NOT_STAFF_ACTIONS = {
     "report_print": "pure: what a report asked, for comparing a resent one",
     "keyed_write": "wraps a player's report, which is not a staff action",
     "kept_answers_expire": "the jobs sweep's clean-up of kept answers (not an event's)",
+    "invitation_place": "reads",
+    "weekend_create": "a weekend with no event yet (no history): the Weekend row keeps who made it",
+    "weekend_event_check": "a check (part of event_create)",
+    "registration_player": "matches a player (part of registration_approve)",
+    "event_entered_count": "reads",
+    "event_has_room": "a check",
+    "waitlist_join": "part of registration_approve, which records it",
+    "waitlist_sweep": "the scheduler's pass: each offer it makes is waitlist_advance's row",
+    "request_email": "sends an e-mail about a step recorded by its caller",
+    "registration_request_create": "a player's own request: recorded with no actor (tested in "
+    "tests/tournaments/weekends)",
+    "registration_request_update": "a player's own change: recorded with no actor (likewise)",
+    "registration_request_withdraw": "a player's own step: recorded with no actor (likewise)",
+    "registration_choice_withdraw": "a player's own step: recorded with no actor (likewise)",
+    "waitlist_offer_take": "a player's own step: recorded with no actor (likewise)",
+    "invitation_refusal": "a check",
 }
 
 
@@ -324,7 +345,82 @@ def _decided_semi_game(w):
     return event, semi, semi.games.get(number=1)
 
 
+def _weekend(w, *, capacity=None):
+    from tournaments.services.registrations import registration_request_create
+
+    event = w.registering()
+    Event.objects.filter(pk=event.pk).update(capacity=capacity)
+    weekend = weekends.weekend_create(user=event.director, name="W", starts_on=date(2027, 5, 4))
+    weekends.weekend_event_add(weekend=weekend, event=event, user=event.director)
+    weekends.weekend_registration_set(weekend=weekend, user=event.director, open=True)
+    request = registration_request_create(
+        weekend=weekend, name="Zed Newcomer", acc_number="Z0001", event_ids=[event.pk]
+    )
+    return event, weekend, request
+
+
+def _waitlisted(w):
+    from tournaments.services.registrations import registration_approve
+
+    event, weekend, request = _weekend(w, capacity=10)  # ten entries already: full
+    registration_approve(request=request, user=event.director)
+    Event.objects.filter(pk=event.pk).update(capacity=11)
+    return event
+
+
 SCENARIOS = {
+    "keep_apart_add": lambda w: (
+        (e := w.registering()),
+        (ids := list(e.entries.values_list("pk", flat=True)[:2])),
+        lambda: keep_apart.keep_apart_add(event=e, user=e.director, entry_ids=tuple(ids)),
+    ),
+    "keep_apart_remove": lambda w: (
+        (e := w.registering()),
+        (ids := list(e.entries.values_list("pk", flat=True)[:2])),
+        (k := keep_apart.keep_apart_add(event=e, user=e.director, entry_ids=tuple(ids))),
+        lambda: keep_apart.keep_apart_remove(event=e, user=e.director, pair_id=k.pk),
+    ),
+    "weekend_update": lambda w: (
+        (t := _weekend(w)),
+        lambda: weekends.weekend_update(weekend=t[1], user=t[0].director, venue="The Legion"),
+    ),
+    "weekend_event_add": lambda w: (
+        (e := w.registering()),
+        (k := weekends.weekend_create(user=e.director, name="W", starts_on=date(2027, 5, 4))),
+        lambda: weekends.weekend_event_add(weekend=k, event=e, user=e.director),
+    ),
+    "weekend_event_remove": lambda w: (
+        (t := _weekend(w)),
+        lambda: weekends.weekend_event_remove(weekend=t[1], event=t[0], user=t[0].director),
+    ),
+    "weekend_registration_set": lambda w: (
+        (t := _weekend(w)),
+        lambda: weekends.weekend_registration_set(weekend=t[1], user=t[0].director, open=False),
+    ),
+    "registration_approve": lambda w: (
+        (t := _weekend(w)),
+        lambda: registrations.registration_approve(request=t[2], user=t[0].director),
+    ),
+    "registration_decline": lambda w: (
+        (t := _weekend(w)),
+        lambda: registrations.registration_decline(
+            request=t[2], user=t[0].director, reason="The Main is for members"
+        ),
+    ),
+    "registration_change_ask": lambda w: (
+        (t := _weekend(w)),
+        lambda: registrations.registration_change_ask(
+            request=t[2], user=t[0].director, note="Which club?"
+        ),
+    ),
+    "event_capacity_set": lambda w: (
+        (e := w.registering()),
+        lambda: waitlist.event_capacity_set(event=e, user=e.director, capacity=40),
+    ),
+    "waitlist_advance": lambda w: (
+        (e := _waitlisted(w)),
+        lambda: waitlist.waitlist_advance(event=e, user=e.director),
+    ),
     "event_create": lambda w: (
         (u := UserFactory()),
         lambda: events.event_create(user=u, name="New", preset="acc-main"),
@@ -395,6 +491,31 @@ SCENARIOS = {
         (e := w.registering()),
         (u := UserFactory()),
         lambda: roles.event_role_grant(event=e, actor=e.director, person=u.username, role="judge"),
+    ),
+    "invitation_send": lambda w: (
+        (e := w.registering()),
+        lambda: invitations.invitation_send(
+            actor=e.director, event=e, email="j@example.org", role="judge"
+        ),
+    ),
+    "invitation_withdraw": lambda w: (
+        (e := w.registering()),
+        (
+            i := invitations.invitation_send(
+                actor=e.director, event=e, email="j@x.org", role="judge"
+            )
+        ),
+        lambda: invitations.invitation_withdraw(actor=e.director, invitation=i),
+    ),
+    # The invited person takes the role: the row names them.
+    "invitation_accept": lambda w: (
+        (e := w.registering()),
+        (
+            i := invitations.invitation_send(
+                actor=e.director, event=e, email="j@x.org", role="judge"
+            )
+        ),
+        lambda: invitations.invitation_accept(invitation=i, user=UserFactory()),
     ),
     "event_role_revoke": lambda w: (
         (e := w.registering()),
