@@ -12,10 +12,10 @@ from django.core.mail.backends.locmem import EmailBackend as LocmemBackend
 from tests.config.test_settings import PRODUCTION, _load_settings
 from tests.factories import EntryFactory
 from tournaments import tasks
+from tournaments.core import keep_apart
 from tournaments.core.pairing import GamePairing
 from tournaments.models import Entry, Game, Job, Player, TableEmail
 from tournaments.selectors.games import game_pairings
-from tournaments.services import pairings
 from tournaments.services.pairings import game_pairings_request, game_publish, game_repair
 from tournaments.services.table_emails import table_emails_request
 from tournaments.services.withdrawals import entry_withdraw
@@ -151,8 +151,9 @@ def _swap(pairing: GamePairing, a: int, b: int) -> GamePairing:
 
 
 def _repair_to(game: Game, pairing: GamePairing, monkeypatch, capture) -> Game:
-    """Re-pair the game as the director does; the pairing core answers with ``pairing``."""
-    monkeypatch.setattr(pairings, "pair_game", lambda **kwargs: pairing)
+    """Re-pair the game as the director does; the pairing core (through the keep-apart rule,
+    ``core.keep_apart``) answers with ``pairing``."""
+    monkeypatch.setattr(keep_apart, "pair_game", lambda **kwargs: pairing)
     with capture(execute=True):
         game_repair(game=game, user=game.event.created_by)
     game.refresh_from_db()
