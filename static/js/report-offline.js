@@ -86,6 +86,8 @@
     const line = element("p", {}, "Your card line: ");
     line.append(element("strong", {}, rules.lineWords(preview.line)), ".");
     box.append(line);
+    box.append(element("p", { class: "muted" },
+      "Worked out on this phone. The server checks it again when your report arrives."));
     const save = element("button", { type: "button", class: "button huge" }, "Save this result");
     const change = element("button", { type: "button", class: "button secondary" }, "Change it");
     box.append(save, element("p"), change);
@@ -142,9 +144,11 @@
       return ["sending", n === 1 ? "Sending your report…" : `Sending your ${n} reports…`];
     }
     if (n) {
-      return ["queued", (n === 1 ? "Saved on this phone, not sent yet." :
-        `${n} reports saved on this phone, not sent yet.`) +
-        " They go to the server by themselves when the connection is back."];
+      return ["queued", n === 1
+        ? "Saved on this phone, not sent yet. It goes to the server by itself when the " +
+          "connection is back."
+        : `${n} reports saved on this phone, not sent yet. They go to the server by ` +
+          "themselves when the connection is back."];
     }
     if (!latest) return ["idle", ""];
     if (latest.state === "refused") return ["refused", `Not accepted: ${latest.words}`];
@@ -189,23 +193,31 @@
     }
     if (latest && latest.state === "refused" && !waiting.length) {
       panel.append(element("p", {}, `Your figures, kept on this phone: ${figures(latest)}.`));
-      const fix = element("button", { type: "button", class: "button huge" }, "Fix these figures");
-      fix.addEventListener("click", () => fixFigures(latest));
-      panel.append(fix);
+      if (document.querySelector(".report-form")) {
+        const fix = element("button", { type: "button", class: "button huge" },
+          "Fix these figures");
+        fix.addEventListener("click", () => fixFigures(latest));
+        panel.append(fix);
+      } else {
+        panel.append(dismiss(latest, "I have told the director: remove it from this phone"));
+      }
     }
     if (latest && latest.state === "conflict" && !waiting.length) {
       panel.append(element("p", {}, `This phone holds: ${figures(latest)}.`));
-      const seen = element("button", { type: "button", class: "button secondary" },
-        "I have seen the director: remove it from this phone");
-      seen.addEventListener("click", async () => {
-        await queue.remove(latest.key);
-        render();
-      });
-      panel.append(seen);
+      panel.append(dismiss(latest, "I have seen the director: remove it from this phone"));
     }
     if (waiting.length || (latest && ["refused", "conflict"].includes(latest.state))) {
       drawClear(waiting.length);
     }
+  }
+
+  function dismiss(record, words) {
+    const button = element("button", { type: "button", class: "button secondary" }, words);
+    button.addEventListener("click", async () => {
+      await queue.remove(record.key);
+      render();
+    });
+    return button;
   }
 
   // Clearing the phone's reports: refused while any waits, unless the player says so twice.
@@ -214,7 +226,8 @@
     if (confirmingClear && waiting) {
       box.append(element("p", { class: "error", role: "alert" },
         `${waiting === 1 ? "One report has" : `${waiting} reports have`} not reached the ` +
-        "server yet. If you clear this phone now, they are lost: report them on paper instead."));
+        `server yet. If you clear this phone now, ${waiting === 1 ? "it is" : "they are"} ` +
+        `lost: report ${waiting === 1 ? "it" : "them"} on paper instead.`));
       const yes = element("button", { type: "button", class: "button danger" },
         `Yes, delete ${waiting === 1 ? "the unsent report" : `${waiting} unsent reports`}`);
       const no = element("button", { type: "button", class: "button secondary" }, "Keep them");
@@ -244,9 +257,9 @@
   }
 
   async function fixFigures(record) {
-    const form = document.querySelector(".report-form");
     await queue.remove(record.key);
     await render();
+    const form = document.querySelector(".report-form"); // the live part may have been redrawn
     if (!form) return;
     const details = form.closest("details");
     if (details) details.open = true;
