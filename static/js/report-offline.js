@@ -175,6 +175,10 @@
 
   function drawPanel(records, waiting) {
     panel.replaceChildren();
+    if (navigator.onLine === false) {
+      panel.append(element("p", { class: "notice" }, "No connection. This page shows what the " +
+        "server said when this phone last reached it; reports are kept on the phone."));
+    }
     const latest = records.filter((record) => !queue.pending(record)).pop();
     if (waiting.length) {
       const list = element("ul", { class: "queued-reports" });
@@ -326,7 +330,8 @@
     check(form);
   });
   document.addEventListener("live:updated", followPage);
-  window.addEventListener("online", () => send());
+  window.addEventListener("online", () => render().then(() => send()));
+  window.addEventListener("offline", () => render());
   document.addEventListener("visibilitychange", () => {
     if (!document.hidden) send();
   });

@@ -94,6 +94,7 @@ def test_a_report_made_offline_survives_a_reload_and_is_stored_once(
     page.reload()  # offline: the page and its scripts come from the phone
     assert page.locator("h1").inner_text() == winner.name
     _state(page, "queued", pending=1)
+    assert "No connection." in page.locator("#report-queue").inner_text()
     screenshot(page, "offline-reloaded")
     assert _lines(winner) == 0
 
