@@ -20,6 +20,7 @@ import hashlib
 import json
 from dataclasses import asdict
 
+from django.conf import settings
 from django.http import HttpResponse
 from django.template.loader import render_to_string
 from django.templatetags.static import static
@@ -73,7 +74,7 @@ def player_worker(request):
         "files": files,
         "scripts": [static(name) for name in WORKER_SCRIPTS],
         "cache": f"pegboard-player-{version}",
-        "static": static(""),
+        "static": settings.STATIC_URL,  # "/static/" (static("") has no manifest entry)
     }
     # json.dumps of plain strings: nothing in it can close the script.
     body = render_to_string("tournaments/player/sw.js", {"config": mark_safe(json.dumps(config))})
