@@ -5,7 +5,8 @@
 // page is shown again, every 30 s while anything waits, from "Send now", and by Background Sync
 // where the browser has it. #sync-status says where the queue stands (data-sync-state,
 // data-pending, aria-live); #report-queue shows what waits and what the server refused.
-// Without scripts or IndexedDB the page's forms work as before, through the server.
+// Without scripts or IndexedDB the page's forms work as before, through the server; so does
+// the playoff match's form (its own route, /match/), which this queue does not take.
 (function () {
   const configElement = document.getElementById("offline-settings");
   const status = document.getElementById("sync-status");
@@ -166,7 +167,7 @@
     status.dataset.syncState = state;
     status.dataset.pending = String(waiting.length);
     if (status.textContent !== words) status.textContent = words;
-    document.querySelectorAll(".report-form").forEach((form) => {
+    document.querySelectorAll("form[data-offline-report]").forEach((form) => {
       const section = form.closest("details") || form;
       section.hidden = waiting.length > 0 && !form.dataset.dirty;
     });
@@ -197,7 +198,7 @@
     }
     if (latest && latest.state === "refused" && !waiting.length) {
       panel.append(element("p", {}, `Your figures, kept on this phone: ${figures(latest)}.`));
-      if (document.querySelector(".report-form")) {
+      if (document.querySelector("form[data-offline-report]")) {
         const fix = element("button", { type: "button", class: "button huge" },
           "Fix these figures");
         fix.addEventListener("click", () => fixFigures(latest));
@@ -263,7 +264,8 @@
   async function fixFigures(record) {
     await queue.remove(record.key);
     await render();
-    const form = document.querySelector(".report-form"); // the live part may have been redrawn
+    // Found after the awaits: the live part may have been drawn again meanwhile.
+    const form = document.querySelector("form[data-offline-report]");
     if (!form) return;
     const details = form.closest("details");
     if (details) details.open = true;
@@ -324,7 +326,7 @@
   }
 
   document.addEventListener("submit", (event) => {
-    const form = event.target.closest(".report-form");
+    const form = event.target.closest("form[data-offline-report]");
     if (!form) return;
     event.preventDefault();
     check(form);
