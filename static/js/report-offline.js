@@ -288,7 +288,7 @@
     clearTimeout(soon);
     try {
       const before = await queue.forToken(config.token);
-      if (!before.some(queue.pending)) return;
+      if (!before.some(queue.pending)) return render(); // the worker may have sent them
       const left = await queue.sendAll(config.token, render);
       await render();
       // The page's own part follows what the server now holds.
@@ -318,10 +318,13 @@
     render();
   }
 
+  // On opening: a received report's words go after a while; a send cut off when the page
+  // closed waits again (sent again with its key, it is stored once).
   async function forgetOld() {
     for (const record of await queue.forToken(config.token)) {
       const done = ["received", "verified"].includes(record.state);
       if (done && Date.now() - (record.done_at || 0) > KEEP_DONE_MS) await queue.remove(record.key);
+      else if (record.state === "sending") await queue.put({ ...record, state: "saved" });
     }
   }
 
@@ -332,6 +335,13 @@
     check(form);
   });
   document.addEventListener("live:updated", followPage);
+  if ("serviceWorker" in navigator) {
+    navigator.serviceWorker.addEventListener("message", (event) => {
+      if (event.data !== "reports-changed") return;
+      render();
+      document.dispatchEvent(new CustomEvent("live:refresh"));
+    });
+  }
   window.addEventListener("online", () => render().then(() => send()));
   window.addEventListener("offline", () => render());
   document.addEventListener("visibilitychange", () => {

@@ -328,3 +328,24 @@ def test_a_signed_in_players_report_carries_the_csrf_token(phone, live_server, e
     _report(page, "won", 30)
     _state(page, "received", pending=0)
     assert _lines(winner) == 1
+
+
+def test_background_sync_sends_a_report_after_the_page_was_closed(
+    phone, live_server, event_in_play
+):
+    """Chromium has Background Sync: the worker sends what waits with no page open."""
+    new, open_ = phone
+    table, winner, loser = _table(event_in_play(10))
+    context = new()
+    page = open_(context, f"{live_server.url}/r/{winner.report_token}/")
+    context.set_offline(True)
+    _report(page, "won", 35)
+    _state(page, "queued", pending=1)
+    elsewhere = context.new_page()  # the phone shows something else; the player's page is shut
+    page.close()
+    context.set_offline(False)
+    for _ in range(40):
+        if _lines(winner):
+            break
+        elsewhere.wait_for_timeout(250)
+    assert _lines(winner) == 1

@@ -77,7 +77,14 @@ self.addEventListener("fetch", (event) => {
 self.addEventListener("sync", (event) => {
   if (event.tag !== "pegboard-reports") return;
   // Still waiting (no network yet): the browser tries the sync again later.
-  event.waitUntil(self.ReportQueue.sendAll(null).then((left) => {
+  event.waitUntil(self.ReportQueue.sendAll(null, tell).then((left) => {
     if (left > 0) throw new Error(`${left} reports still wait`);
   }));
 });
+
+// Open players' pages draw their queue again when the worker changed it.
+function tell() {
+  return self.clients.matchAll({ type: "window" }).then((clients) => {
+    clients.forEach((client) => client.postMessage("reports-changed"));
+  });
+}
