@@ -8,12 +8,36 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import screenshot
+from tests.conftest import IN_CI, REPO
 from tournaments.models import CardLine, Event, Game, Table
 from tournaments.models.idempotency import KeptAnswer
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 STATUS = "#sync-status"
+AXE = REPO / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def _axe(page) -> None:
+    """No critical or serious axe-core problem in the state the page shows (the script is
+    served from our origin: the CSP allows no inline script)."""
+    if not AXE.exists():
+        if IN_CI:
+            pytest.fail(f"axe-core is missing at {AXE}: `make test` runs `npm ci` first")
+        return  # the accessibility test says why it skips; the states are still checked
+    page.route(
+        "**/__test__/axe.min.js",
+        lambda route: route.fulfill(body=AXE.read_bytes(), content_type="text/javascript"),
+    )
+    page.add_script_tag(url="/__test__/axe.min.js")  # not /static/: the worker serves those
+    result = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
+    assert result["passes"], "axe checked nothing"
+    serious = [
+        f"{v['id']} at {[n['target'] for n in v['nodes'][:3]]}"
+        for v in result["violations"]
+        if v["impact"] in ("critical", "serious")
+    ]
+    assert not serious, serious
 
 
 @pytest.fixture
@@ -185,6 +209,7 @@ def test_clearing_the_phone_is_refused_while_reports_wait_unless_confirmed(
     assert "not reached the server yet" in warning and "lost" in warning
     _state(page, "queued", pending=1)  # nothing cleared yet
     screenshot(page, "offline-clear-asks-first")
+    _axe(page)
     page.get_by_role("button", name="Keep them").click()
     _state(page, "queued", pending=1)
     page.get_by_role("button", name="Clear this phone's saved reports").click()
@@ -215,6 +240,7 @@ def test_a_refused_report_keeps_its_figures_and_shows_the_servers_sentence(
     kept = page.locator("#report-queue").inner_text()
     assert "Game 1: I won by 44 (3 game points, plus 44)" in kept
     screenshot(page, "offline-refused")
+    _axe(page)
     assert _lines(winner) == 0
     # No form to fix them in (the game is closed): the player takes them to the director.
     page.get_by_role("button", name="I have told the director: remove it from this phone").click()
@@ -274,6 +300,7 @@ def test_a_table_settled_without_the_phones_report_is_a_conflict(phone, live_ser
     assert "already verified" in said
     assert "Game 1: I won by 15" in page.locator("#report-queue").inner_text()
     screenshot(page, "offline-conflict")
+    _axe(page)
     page.get_by_role("button", name="I have seen the director: remove it from this phone").click()
     _state(page, "idle", pending=0)
 
