@@ -140,23 +140,30 @@ def test_an_answer_lost_on_the_way_back_is_sent_again_and_stored_once(
     table, winner, loser = _table(event_in_play(10))
     context = new()
     page = open_(context, f"{live_server.url}/r/{winner.report_token}/")
-    cut = []
+    cut, network = [], {"up": False}
 
     def lose_the_answer(route):
-        if not cut:  # the first time: the server stores it, the phone never hears back
+        if network["up"]:
+            route.continue_()
+        elif not cut:  # the first time: the server stores it, the phone never hears back
             route.fetch()
             cut.append(route.request.headers["idempotency-key"])
             route.abort("connectionreset")
-        else:
-            route.continue_()
+        else:  # then the network stays down until the test says
+            route.abort("internetdisconnected")
 
     context.route("**/api/v1/report/**", lose_the_answer)
     _report(page, "lost", 12)
-    _state(page, "queued", pending=1)
+    for _ in range(40):
+        if cut:
+            break
+        page.wait_for_timeout(250)
     assert cut and _lines(loser) == 0
+    _state(page, "queued", pending=1)
     assert CardLine.objects.filter(seat__entry=winner).count() == 1  # stored, answer lost
     screenshot(page, "offline-answer-lost")
 
+    network["up"] = True
     page.get_by_role("button", name="Send now").click()
     _state(page, "received", pending=0)
     assert CardLine.objects.filter(seat__entry=winner).count() == 1  # the same key: once
