@@ -59,5 +59,7 @@
   document.addEventListener("visibilitychange", () => {
     if (!document.hidden) poll();
   });
+  // The phone's queue (report-offline.js) asks for the part at once after a report went in.
+  document.addEventListener("live:refresh", () => poll());
   schedule();
 })();

@@ -38,7 +38,9 @@ def test_player_reports_a_skunk_from_the_private_link(open_page, live_server, ev
     assert "skunk" in preview and "3 game points" in preview
     screenshot(page, "report-preview")
     page.get_by_role("button", name="Save this result").click()
+    # Kept on the phone, sent to the API, then the page's part follows (report-offline.js).
     state = page.locator(".state")
+    state.filter(has_text="Saved. Waiting").wait_for(timeout=8000)
     assert state.inner_text() == f"Saved. Waiting for {loser.player.name} to report."
     screenshot(page, "report-waiting")
 
@@ -51,6 +53,7 @@ def test_player_reports_a_skunk_from_the_private_link(open_page, live_server, ev
     other.get_by_label("By how many points (spread)?").fill("35")
     other.get_by_role("button", name="Check my result").click()
     other.get_by_role("button", name="Save this result").click()
+    other.locator(".state", has_text="Both cards agree").wait_for(timeout=8000)
     assert "Both cards agree: this game is verified." in other.content()
     screenshot(other, "report-verified")
 

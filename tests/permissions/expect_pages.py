@@ -313,6 +313,8 @@ PAGES = {
             extra={"check_in": Variant(PUBLIC, r.token("A", "reg_registered"), {"check_in": "1"})},
         ),
     },
+    # The players' pages' service worker: the same script for everyone, no private data.
+    "player-worker": {"GET": GET(PUBLIC, r.none)},
     "my-entries": {"GET": GET(SIGNED_IN, r.none)},
     # An event's director
     "event-list": {"GET": GET(SIGNED_IN, r.none)},

@@ -31,6 +31,7 @@ from tournaments.services.results import card_line_preview, card_line_report
 from tournaments.views.account_links import link_ask
 from tournaments.views.check_in import check_in_by_link
 from tournaments.views.live import live_part
+from tournaments.views.report_offline import offline_settings
 
 
 class ReportForm(forms.Form):
@@ -160,13 +161,15 @@ def player_page_context(request, entry, **extra) -> dict:
     """The page's context: the one read model (``player_state``) and what the forms need.
     The live part is polled only on a plain GET: a preview waiting to be confirmed stays put."""
     state = player_state(entry=entry)
+    form = ReportForm()
     return {
         "entry": entry,
         "state": state,
         "current": state.current,
         "match": state.match,
-        "form": ReportForm(),
+        "form": form,
         "fresh_key": str(uuid.uuid4()),  # a phone with scripts makes its own (report-key.js)
+        "offline": offline_settings(entry=entry, form=form),  # the phone's queue (issue 25)
         "link_offer": account_link_offer(entry=entry, user=request.user),
         "live": request.method == "GET",
         **extra,

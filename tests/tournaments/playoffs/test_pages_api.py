@@ -196,3 +196,15 @@ def test_the_player_include_shows_score_dealer_and_form(built):
     assert f"Game 2: {entry.player.name} deals first" in html  # lost game 1
     assert f"Game 2 saved. Waiting for {semi.entry_a.player.name} to report it." in html
     assert reverse("player-match-report", args=[entry.report_token]) in html
+
+
+def test_the_phones_queue_takes_the_qualifying_form_only(built, client):
+    """The phone's queue (static/js/report-offline.js) sends to the qualifying game's route: it
+    takes the forms marked data-offline-report; the match's form posts to /match/ as before."""
+    event, semi = built
+    html = client.get(reverse("player-page", args=[semi.entry_a.report_token])).content.decode()
+    match_form = html[
+        html.index('action="' + reverse("player-match-report", args=[semi.entry_a.report_token])) :
+    ].split(">", 1)[0]
+    assert "report-form" in match_form and "data-offline-report" not in match_form
+    assert "data-offline-report" not in html

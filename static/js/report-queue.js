@@ -1,0 +1,160 @@
+// The phone's queue of reports (issue 25), in IndexedDB through idb (static/vendor/idb, pinned
+// in package.json), used by the player's page (report-offline.js) and by the service worker on a
+// Background Sync. One record per report, found by its private link (token), so two players'
+// links opened on one phone keep their reports apart.
+//
+// A record: {key, token, url, game, result, margin, line, csrf, state, words, made_at, tries}.
+// key is the report's own Idempotency-Key: sent twice (a lost answer, a resend from another tab
+// or from the worker), the server stores it once. States, in the player's words:
+// - saved: saved on this phone, not sent yet
+// - sending: being sent now
+// - received: the server has it, waiting for the opponent (or the cards disagree)
+// - verified: the server says both cards agree (never shown before the server says so)
+// - refused: the server's sentence; the figures are kept so the player can fix them
+// - conflict: what the phone holds and what the card on the server says differ: see the director
+(function (root) {
+  const STORE = "reports";
+  const STALE_SENDING_MS = 60 * 1000; // a send cut off (page closed): tried again after this
+  let database = null;
+  const running = new Map(); // token -> the send in progress in this page or worker
+
+  function open() {
+    if (!database) {
+      database = root.idb.openDB("pegboard-reports", 1, {
+        upgrade(db) {
+          const store = db.createObjectStore(STORE, { keyPath: "key" });
+          store.createIndex("token", "token");
+        },
+      });
+    }
+    return database;
+  }
+
+  async function forToken(token) {
+    const db = await open();
+    const records = token === null
+      ? await db.getAll(STORE)
+      : await db.getAllFromIndex(STORE, "token", token);
+    return records.sort((a, b) => a.made_at - b.made_at);
+  }
+
+  async function put(record) {
+    const db = await open();
+    await db.put(STORE, record);
+    return record;
+  }
+
+  async function remove(key) {
+    const db = await open();
+    await db.delete(STORE, key);
+  }
+
+  async function clearToken(token) {
+    for (const record of await forToken(token)) await remove(record.key);
+  }
+
+  function waiting(record) {
+    if (record.state === "saved") return true;
+    return record.state === "sending" && Date.now() - (record.sent_at || 0) > STALE_SENDING_MS;
+  }
+
+  function pending(record) {
+    return record.state === "saved" || record.state === "sending";
+  }
+
+  function sameLine(a, b) {
+    return Boolean(a && b) && a.game_points === b.game_points && a.plus === b.plus &&
+      a.minus === b.minus;
+  }
+
+  // The answer to a saved report, the small body ({state, words, verified, line}) or the
+  // player's page as data ({current: {state, words, verified, settled}}).
+  function outcome(body, record) {
+    const current = body.current || {};
+    const state = body.state || current.state;
+    const words = body.words || current.words || "";
+    const settledChanged = state === "settled" && current.settled && current.settled.changed;
+    const verified = body.verified === true || state === "verified" || state === "settled";
+    const onCard = body.line || current.verified;
+    if (settledChanged || (verified && onCard && !sameLine(onCard, record.line))) {
+      return { state: "conflict", words };
+    }
+    return { state: verified ? "verified" : "received", words };
+  }
+
+  function firstMessage(body, fallback) {
+    const errors = body && body.errors;
+    if (errors && errors.length) return errors.map((error) => error.message).join(" ");
+    return (body && body.detail) || fallback;
+  }
+
+  async function readJson(response) {
+    try {
+      return await response.json();
+    } catch (error) {
+      return {};
+    }
+  }
+
+  function fieldsOf(record) {
+    const fields = { result: record.result, margin: record.margin };
+    if (record.game) fields.game = record.game; // the game the player was looking at
+    return fields;
+  }
+
+  async function sendOne(record, changed) {
+    const tried = { ...record, tries: (record.tries || 0) + 1 };
+    await put({ ...tried, state: "sending", sent_at: Date.now() });
+    changed();
+    const headers = { "Content-Type": "application/json", "Idempotency-Key": record.key };
+    if (record.csrf) headers["X-CSRFToken"] = record.csrf; // a signed-in player's session
+    const sent = JSON.stringify(fieldsOf(record));
+    let response;
+    try {
+      response = await fetch(record.url, {
+        method: "POST", headers, credentials: "same-origin", cache: "no-store", body: sent,
+      });
+    } catch (error) {
+      return put({ ...tried, state: "saved", words: "" }); // no network: kept for later
+    }
+    const body = await readJson(response);
+    if (response.status === 200 || response.status === 201) {
+      return put({ ...tried, ...outcome(body, record), done_at: Date.now() });
+    }
+    // 409: the key was used with other figures; already_verified: the table's card was settled
+    // without this report. Either way the phone and the server may differ: see the director.
+    const codes = (body.errors || []).map((error) => error.code);
+    if (response.status === 409 || codes.includes("already_verified")) {
+      const words = firstMessage(body, "The server holds another report under this key.");
+      return put({ ...tried, state: "conflict", words, done_at: Date.now() });
+    }
+    if (response.status === 429 || response.status >= 500) {
+      return put({ ...tried, state: "saved", words: "" }); // busy or down: tried again later
+    }
+    const words = firstMessage(body, `The server refused this report (${response.status}).`);
+    return put({ ...tried, state: "refused", words, done_at: Date.now() });
+  }
+
+  // Send every report that waits (of one link, or of all with token null), oldest first, one
+  // at a time; resolves to how many still wait. ``changed()`` is called as each state changes.
+  function sendAll(token, changed = () => {}) {
+    if (running.has(token)) return running.get(token);
+    const run = (async () => {
+      try {
+        for (const record of await forToken(token)) {
+          if (waiting(record)) {
+            await sendOne(record, changed);
+            changed();
+          }
+        }
+        return (await forToken(token)).filter(pending).length;
+      } finally {
+        running.delete(token);
+      }
+    })();
+    running.set(token, run);
+    return run;
+  }
+
+  root.ReportQueue = { forToken, put, remove, clearToken, sendAll, pending, outcome };
+})(typeof self !== "undefined" ? self : this);

@@ -1,0 +1,84 @@
+"""The player's page when the venue's Wi-Fi fails (issue 25): what the page carries for the phone,
+and the service worker that keeps the page and its scripts on the phone once opened.
+
+Terms:
+
+- offline settings: the event's scoring settings (``selectors.events.event_scoring_settings``,
+  the engine's own) and the addresses the phone's queue needs, carried in the page as a JSON
+  script element; ``static/js/report-rules.js`` works out "what will this put on my card" from
+  them when the server cannot be reached, and the engine checks the report again on arrival.
+- service worker: ``/r/sw.js``, so its scope is the players' pages (``/r/``). A small worker of
+  our own, not Workbox: Workbox's npm packages are ES modules meant for a bundler (this site has
+  no build step) and its loader fetches from a CDN the Content-Security-Policy forbids; what the
+  page needs is twenty lines of caching (``templates/tournaments/player/sw.js``).
+- precache: the static files the player's page uses, fetched when the worker is installed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict
+
+from django.conf import settings
+from django.http import HttpResponse
+from django.template.loader import render_to_string
+from django.templatetags.static import static
+from django.urls import reverse
+from django.utils.safestring import mark_safe
+from django.views.decorators.http import require_GET
+
+from tournaments.selectors.events import event_scoring_settings
+
+# What the player's page loads (templates/base.html and player/report.html), kept on the phone.
+PAGE_FILES = (
+    "css/pegboard.css",
+    "favicon.svg",
+    "js/menu.js",
+    "js/keypad.js",
+    "js/report-key.js",
+    "js/live.js",
+    "vendor/idb/umd.js",
+    "js/report-rules.js",
+    "js/report-queue.js",
+    "js/report-offline.js",
+)
+# The worker runs the queue itself on a Background Sync (where the browser has it).
+WORKER_SCRIPTS = ("vendor/idb/umd.js", "js/report-queue.js")
+
+
+def offline_settings(*, entry, form) -> dict:
+    """What the phone needs to preview and queue a report for ``entry`` without the server."""
+    settings = asdict(event_scoring_settings(event=entry.event))
+    return {
+        "settings": settings,
+        "token": entry.report_token,
+        "report_url": reverse("api-report", kwargs={"token": entry.report_token}),
+        "worker_url": reverse("player-worker"),
+        "scope": "/r/",
+        "messages": {
+            "result": form.fields["result"].error_messages["required"],
+            "margin": form.fields["margin"].error_messages["required"],
+            "whole": form.fields["margin"].error_messages["invalid"],
+        },
+    }
+
+
+@require_GET
+def player_worker(request):
+    """The service worker of the players' pages (``scope`` /r/), rendered with the files'
+    addresses as the static storage names them (hashed in production)."""
+    files = [static(name) for name in PAGE_FILES]
+    version = hashlib.sha256(" ".join(files).encode()).hexdigest()[:12]
+    config = {
+        "files": files,
+        "scripts": [static(name) for name in WORKER_SCRIPTS],
+        "cache": f"pegboard-player-{version}",
+        "static": settings.STATIC_URL,  # "/static/" (static("") has no manifest entry)
+    }
+    # json.dumps of plain strings: nothing in it can close the script.
+    body = render_to_string("tournaments/player/sw.js", {"config": mark_safe(json.dumps(config))})
+    response = HttpResponse(body, content_type="text/javascript; charset=utf-8")
+    # A new worker is picked up on the next visit: browsers check it at most daily otherwise.
+    response["Cache-Control"] = "no-cache"
+    return response
