@@ -125,6 +125,9 @@ class EntrySerializer(serializers.ModelSerializer):
     club = serializers.CharField(source="player.home_club.name", read_only=True, allow_null=True)
     email = serializers.CharField(read_only=True, help_text="for this event; empty if none")
     phone = serializers.CharField(read_only=True, help_text="for this event; empty if none")
+    team_name = serializers.CharField(
+        source="team.name", read_only=True, allow_null=True, help_text="a doubles partner's team"
+    )
 
     class Meta:
         model = Entry
@@ -142,6 +145,8 @@ class EntrySerializer(serializers.ModelSerializer):
             "email",
             "phone",
             "report_token",
+            "team",
+            "team_name",
             "created_at",
         ]
         read_only_fields = fields

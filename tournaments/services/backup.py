@@ -80,8 +80,9 @@ EVENT = Section(
 )  # fmt: skip
 SETTINGS_FIELDS = Event.SETTINGS
 # Settings added after version 2 was first written: a backup made before one lacks it and is
-# read with the value that held then (before ``judges_per_ruling``, every ruling took two).
-SETTINGS_ADDED = {"judges_per_ruling": 2}
+# read with the value that held then (before ``judges_per_ruling``, every ruling took two;
+# before ``style``, every event was singles).
+SETTINGS_ADDED = {"judges_per_ruling": 2, "style": "singles"}
 MONEY = MONEY_FIELDS
 ROLE = Section(("role",), users=("user",))
 ENTRY = Section(
