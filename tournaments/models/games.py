@@ -82,10 +82,14 @@ class Seat(models.Model):
             models.UniqueConstraint(fields=["table", "position"], name="seat_position_once"),
             # One sit-out a game: one player (no position), or a team's two partners (1, 2).
             models.UniqueConstraint(
+                fields=["game"],
+                condition=Q(table__isnull=True, position__isnull=True),
+                name="one_sit_out_per_game",
+            ),
+            models.UniqueConstraint(
                 fields=["game", "position"],
                 condition=Q(table__isnull=True),
-                nulls_distinct=False,
-                name="one_sit_out_per_game",
+                name="one_sitting_out_team_per_game",
             ),
             models.CheckConstraint(
                 condition=(
