@@ -262,6 +262,10 @@ class TableRowSerializer(serializers.Serializer):
     first_entry_id = serializers.IntegerField()
     second = serializers.CharField()
     second_entry_id = serializers.IntegerField()
+    first_team_id = serializers.IntegerField(allow_null=True, help_text="doubles: the team")
+    first_partners = serializers.ListField(child=serializers.CharField(), help_text="doubles")
+    second_team_id = serializers.IntegerField(allow_null=True, help_text="doubles: the team")
+    second_partners = serializers.ListField(child=serializers.CharField(), help_text="doubles")
 
 
 class NameRowSerializer(serializers.Serializer):
@@ -270,7 +274,8 @@ class NameRowSerializer(serializers.Serializer):
     name = serializers.CharField()
     entry_id = serializers.IntegerField()
     table = serializers.IntegerField(allow_null=True)
-    opponent = serializers.CharField()
+    opponent = serializers.CharField(help_text="the other player, or in doubles the other team")
+    team = serializers.CharField(help_text="doubles: the player's own team; else empty")
 
 
 class PairingsSerializer(serializers.Serializer):

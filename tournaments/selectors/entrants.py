@@ -90,3 +90,23 @@ def entry_team_names(*, entries: QuerySet[Entry]) -> dict[int, str]:
     """Each entry's entrant by id: its team's name, or its own name without a team."""
     rows = entries.order_by().values_list("pk", ENTRANT_NAME, "team__name")
     return {pk: team or name for pk, name, team in rows}
+
+
+def teams_in_game(*, event, number: int) -> dict[int, tuple[int, int]]:
+    """The teams of a doubles event that play game ``number``: both partners in its field
+    (``Entry.plays_in``), as team id -> the partners' entry ids (first entered first)."""
+    members: dict[int, list[Entry]] = {}
+    entries = event.entries.filter(team__isnull=False).exclude(status=Entry.Status.REGISTERED)
+    for entry in entries.order_by("id"):
+        members.setdefault(entry.team_id, []).append(entry)
+    return {
+        team: (pair[0].pk, pair[1].pk)
+        for team, pair in sorted(members.items())
+        if len(pair) == 2 and all(entry.plays_in(number) for entry in pair)
+    }
+
+
+def team_ids_of_entries(*, event) -> dict[int, int]:
+    """Each teamed entry's team id, for the event's doubles history."""
+    rows = event.entries.filter(team__isnull=False).values_list("pk", "team_id")
+    return dict(rows)
