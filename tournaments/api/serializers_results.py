@@ -355,7 +355,11 @@ class StandingsRowSerializer(serializers.Serializer):
 
     rank = serializers.IntegerField()
     entry_id = serializers.IntegerField()
-    name = serializers.CharField()
+    name = serializers.CharField(help_text="the player, or in a doubles event the team")
+    team_id = serializers.IntegerField(
+        default=None, allow_null=True, help_text="doubles: the team ranked here; else null"
+    )
+    partners = serializers.CharField(default="", help_text='doubles: "Ann and Bob"; else empty')
     game_points = serializers.IntegerField()
     games_won = serializers.IntegerField()
     games_played = serializers.IntegerField()

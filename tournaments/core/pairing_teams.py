@@ -6,7 +6,10 @@ Terms:
 - partners: a team's two entries, in a fixed order (the first entered first).
 - team table: four seats, partners opposite: the first unit's partners at positions 1 and 3,
   the second's at 2 and 4, so position 1 deals or cuts first as at a table of two.
-- sitting-out team: both partners sit out, at positions 1 and 2 without a table.
+- sitting-out team: both partners sit out, at positions 1 and 3 without a table.
+- card seat: a team writes one card, on its first partner's seat (position 1 or 2, the same
+  partner every game): either partner reports it, and it is what is checked, cross-checked
+  and ranked. ``card_position`` gives a seat's card position.
 Pure: plain integers and tuples, no database.
 """
 
@@ -26,7 +29,7 @@ def team_table_seats(first: Partners, second: Partners) -> list[tuple[int, int]]
 
 def team_sit_out_seats(team: Partners) -> list[tuple[int, int]]:
     """(position, entry) for a sitting-out team."""
-    return [(1, team[0]), (2, team[1])]
+    return [(1, team[0]), (3, team[1])]
 
 
 def team_history(
@@ -54,3 +57,11 @@ def team_history(
                 pairs.append((first, second))
         history.append(GamePairing(tables=tuple(pairs), sit_out=sit_outs.get(game)))
     return history
+
+
+def card_position(position: int | None) -> int | None:
+    """The position of the card seat for a seat at ``position``: a partner at 3 or 4 writes
+    on the seat opposite (1 or 2); a seat at 1 or 2, or a player's sit-out, is its own."""
+    if position is None or position <= 2:
+        return position
+    return position - 2

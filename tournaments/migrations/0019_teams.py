@@ -51,7 +51,7 @@ class Migration(migrations.Migration):
         ),
         migrations.AddConstraint(
             model_name='seat',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('table__isnull', True), models.Q(('position__isnull', True), ('position__in', [1, 2]), _connector='OR')), models.Q(('table__isnull', False), ('position__in', [1, 2, 3, 4])), _connector='OR'), name='seat_at_table_has_position'),
+            constraint=models.CheckConstraint(condition=models.Q(models.Q(('table__isnull', True), models.Q(('position__isnull', True), ('position__in', [1, 3]), _connector='OR')), models.Q(('table__isnull', False), ('position__in', [1, 2, 3, 4])), _connector='OR'), name='seat_at_table_has_position'),
         ),
         migrations.AddField(
             model_name='team',

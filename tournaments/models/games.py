@@ -8,7 +8,9 @@
   both card lines agree (verified), or flagged for a cross-checker when they disagree or one is
   missing when the director closes the game.
 - seat: one entry's place in one game: at a table (position 1 deals or cuts first), or the
-  game's sit-out (no table; a sitting-out team's partners are positions 1 and 2).
+  game's sit-out (no table; a sitting-out team's partners are positions 1 and 3).
+- card seat: where a table's result is written: position 1 or 2 (a doubles team writes its card
+  on its first partner's seat, ``core.pairing_teams``), or a sit-out's first seat.
 """
 
 from django.db import models
@@ -80,7 +82,7 @@ class Seat(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["game", "entry"], name="seat_once_per_game"),
             models.UniqueConstraint(fields=["table", "position"], name="seat_position_once"),
-            # One sit-out a game: one player (no position), or a team's two partners (1, 2).
+            # One sit-out a game: one player (no position), or a team's two partners (1, 3).
             models.UniqueConstraint(
                 fields=["game"],
                 condition=Q(table__isnull=True, position__isnull=True),
@@ -93,7 +95,7 @@ class Seat(models.Model):
             ),
             models.CheckConstraint(
                 condition=(
-                    Q(table__isnull=True) & (Q(position__isnull=True) | Q(position__in=[1, 2]))
+                    Q(table__isnull=True) & (Q(position__isnull=True) | Q(position__in=[1, 3]))
                 )
                 | (Q(table__isnull=False) & Q(position__in=[1, 2, 3, 4])),
                 name="seat_at_table_has_position",

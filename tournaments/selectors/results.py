@@ -253,7 +253,7 @@ def table_history(*, table: Table) -> list[CardLine]:
 @dataclass(frozen=True)
 class StandingsTable:
     snapshot: StandingsSnapshot | None
-    rows: list[dict]  # snapshot rows with "name" added
+    rows: list[dict]  # snapshot rows with "name" added (and "team_id", "partners" in doubles)
     cut_after: int  # rank position after which the cut line is drawn (0: no cut)
 
 
@@ -262,6 +262,17 @@ def standings_table(*, event: Event) -> StandingsTable:
     snapshot = latest_standings(event=event)
     if snapshot is None:
         return StandingsTable(None, [], 0)
+    if event.in_teams:  # a team's row is its first partner's entry (``selectors.standings``)
+        named = entrants.entry_entrants(entries=Entry.objects.filter(event=event))
+        rows = [
+            {
+                **row,
+                **dict(zip(("name", "team_id", "partners"), named[row["entry_id"]], strict=True)),
+            }
+            for row in snapshot.rows
+            if row["entry_id"] in named
+        ]
+        return StandingsTable(snapshot, rows, snapshot.qualifiers)
     names = entrants.entry_names(entries=Entry.objects.filter(event=event))
     rows = [{**row, "name": names.get(row["entry_id"], "?")} for row in snapshot.rows]
     return StandingsTable(snapshot, rows, snapshot.qualifiers)

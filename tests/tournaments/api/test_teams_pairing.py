@@ -35,9 +35,9 @@ def enter_teams(event, user, count: int, start: int = 0) -> list[Team]:
 
 def test_the_seats_of_a_team_table_put_partners_opposite():
     assert team_table_seats((11, 13), (12, 14)) == [(1, 11), (2, 12), (3, 13), (4, 14)]
-    assert team_sit_out_seats((5, 6)) == [(1, 5), (2, 6)]
+    assert team_sit_out_seats((5, 6)) == [(1, 5), (3, 6)]
     rows = [(1, 1, 1, 11), (1, 1, 2, 12), (1, 1, 3, 13), (1, 1, 4, 14), (1, None, 1, 5)]
-    rows += [(1, None, 2, 6), (2, 1, 1, 99)]  # 99: an entry that is in no team
+    rows += [(1, None, 3, 6), (2, 1, 1, 99)]  # 99: an entry that is in no team
     history = team_history(rows, {11: 1, 13: 1, 12: 2, 14: 2, 5: 3, 6: 3})
     assert [(h.tables, h.sit_out) for h in history] == [(((1, 2),), 3)]
 

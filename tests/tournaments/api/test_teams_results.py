@@ -1,0 +1,107 @@
+"""A doubles table's results through the API: either partner reports the team's result from
+their own link, either partner of the other team confirms it; a disagreement goes to the
+cross-check between the two teams' cards; the standings rank teams, named with both partners."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.factories import EventFactory, UserFactory
+from tests.helpers import client_for
+from tournaments.models import CardLine, EventRole, StandingsSnapshot, Table
+from tournaments.services.entries import Registration
+from tournaments.services.events import event_close_registration
+from tournaments.services.teams import team_register
+
+pytestmark = pytest.mark.django_db
+
+API = "/api/v1"
+
+
+@pytest.fixture
+def doubles_game(api, director, pair, django_capture_on_commit_callbacks):
+    """A doubles event of four teams with game 1 paired and published: (event, table 1's
+    seats by position)."""
+    event = EventFactory(director=director, style="doubles", qualifying_games=3)
+    for n in range(4):
+        team_register(
+            event=event,
+            players=[Registration(name=f"Ann {n}", new_player=True),
+                     Registration(name=f"Bo {n}", new_player=True)],
+            user=director,
+            check_in=True,
+        )  # fmt: skip
+    event_close_registration(event=event, user=director)
+    pair(api, event.pk, 1)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert api.post(f"{API}/events/{event.pk}/games/1/publish/").status_code == 200
+    table = Table.objects.get(game__event=event, game__number=1, number=1)
+    seats = {s.position: s for s in table.seats.select_related("entry__team", "entry__player")}
+    return event, table, seats
+
+
+def report(client, seat, result: str, margin: int):
+    return client.post(
+        f"{API}/report/{seat.entry.report_token}/", {"result": result, "margin": margin}
+    )
+
+
+def test_either_partner_reports_and_either_opponent_confirms(
+    doubles_game, anonymous, api, django_capture_on_commit_callbacks
+):
+    event, table, seats = doubles_game
+    assert seats[1].entry.team_id == seats[3].entry.team_id != seats[2].entry.team_id
+    with django_capture_on_commit_callbacks(execute=True):
+        assert report(anonymous, seats[3], "won", 20).status_code == 201  # partner opposite
+        assert report(anonymous, seats[4], "lost", 20).status_code == 201  # the other team's
+    table.refresh_from_db()
+    assert table.status == Table.Status.VERIFIED
+    verified = CardLine.objects.filter(seat__table=table, kind="verified", current=True)
+    # The two teams' cards, kept on the first partners' seats (positions 1 and 2).
+    assert sorted((line.seat.position, line.game_points, line.plus, line.minus)
+                  for line in verified) == [(1, 2, 20, 0), (2, 0, 0, 20)]  # fmt: skip
+    standings = api.get(f"{API}/events/{event.pk}/standings/").json()
+    rows = {row["team_id"]: row for row in standings["rows"]}
+    winner, loser = seats[1].entry.team, seats[2].entry.team
+    assert rows[winner.pk]["name"] == winner.name and rows[winner.pk]["game_points"] == 2
+    assert rows[winner.pk]["partners"] == f"{seats[1].entry.name} and {seats[3].entry.name}"
+    assert (rows[loser.pk]["net_spread"], rows[loser.pk]["games_won"]) == (-20, 0)
+    assert len(standings["rows"]) == 2  # one row per team that played, not one per partner
+    partners_seats = {seats[3].entry_id, seats[4].entry_id}
+    snapshot = StandingsSnapshot.objects.filter(event=event).latest()
+    assert not partners_seats & {row["entry_id"] for row in snapshot.rows}
+
+
+def test_a_later_report_by_the_other_partner_replaces_the_first(doubles_game, anonymous):
+    event, table, seats = doubles_game
+    report(anonymous, seats[1], "won", 20)
+    report(anonymous, seats[3], "won", 25)
+    lines = CardLine.objects.filter(seat=seats[1], kind="reported").order_by("id")
+    assert [(line.plus, line.current) for line in lines] == [(20, False), (25, True)]
+    assert not CardLine.objects.filter(seat__in=[seats[3], seats[4]]).exists()
+    report(anonymous, seats[2], "lost", 25)
+    table.refresh_from_db()
+    assert table.status == Table.Status.VERIFIED
+
+
+def test_a_disagreement_is_cross_checked_between_the_two_teams_cards(
+    doubles_game, api, anonymous, django_capture_on_commit_callbacks
+):
+    event, table, seats = doubles_game
+    report(anonymous, seats[3], "won", 20)
+    report(anonymous, seats[2], "won", 25)  # both teams claim the win
+    assert api.post(f"{API}/events/{event.pk}/games/1/close/").json()["flagged"] >= 1
+    checker = UserFactory()
+    EventRole.objects.create(event=event, user=checker, role="cross_checker")
+    with django_capture_on_commit_callbacks(execute=True):
+        settled = client_for(checker).post(
+            f"{API}/events/{event.pk}/games/1/tables/{table.number}/cross-check/"
+        )
+    assert settled.status_code == 200, settled.json()
+    body = settled.json()
+    assert [(line["position"], line["source"]) for line in body["lines"]] == [
+        (1, "rule_12_2"),
+        (2, "rule_12_2"),
+    ]
+    table.refresh_from_db()
+    assert table.status == Table.Status.VERIFIED
