@@ -59,7 +59,7 @@ class BoardRow:
 def game_board(*, game: Game) -> list[BoardRow]:
     """Each table of a game with what has been reported: the director's live board."""
     seats = Seat.objects.filter(game=game, table__isnull=False).select_related(
-        "entry__player", "table"
+        "entry__player", "entry__team", "table"
     )
     lines = CardLine.objects.filter(seat__game=game, kind=CardLine.Kind.REPORTED, current=True)
     by_seat = {line.seat_id: line for line in lines}
@@ -67,13 +67,21 @@ def game_board(*, game: Game) -> list[BoardRow]:
     for seat in sorted(seats, key=lambda s: (s.table.number, s.position)):
         tables.setdefault(seat.table_id, []).append(seat)
     rows = []
-    for pair in tables.values():
-        table = pair[0].table
-        reported = [by_seat.get(seat.pk) for seat in pair]
-        rows.append(
-            BoardRow(table, [s.entry.name for s in pair], reported, _state(table, reported))
-        )
+    for seated in tables.values():
+        table = seated[0].table
+        cards = seated[:2]  # a doubles table's two teams' cards: positions 1 and 2
+        reported = [by_seat.get(seat.pk) for seat in cards]
+        names = [_board_name(seat, seated) for seat in cards]
+        rows.append(BoardRow(table, names, reported, _state(table, reported)))
     return rows
+
+
+def _board_name(card: Seat, seated: list[Seat]) -> str:
+    """A side of the board: the player, or at a doubles table "Team (Ann and Bob)"."""
+    if len(seated) <= 2 or card.entry.team is None:
+        return card.entry.name
+    partners = [s.entry.name for s in seated if s.position % 2 == card.position % 2]
+    return f"{card.entry.team.name} ({' and '.join(partners)})"
 
 
 def _state(table: Table, reported: list[CardLine | None]) -> str:

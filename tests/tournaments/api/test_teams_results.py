@@ -5,6 +5,8 @@ cross-check between the two teams' cards; the standings rank teams, named with b
 from __future__ import annotations
 
 import pytest
+from django.urls import reverse
+from django.utils.html import escape
 
 from tests.factories import EventFactory, UserFactory
 from tests.helpers import client_for
@@ -105,3 +107,34 @@ def test_a_disagreement_is_cross_checked_between_the_two_teams_cards(
     ]
     table.refresh_from_db()
     assert table.status == Table.Status.VERIFIED
+
+
+def test_each_partners_page_shows_the_teams_game(doubles_game, anonymous, client):
+    event, table, seats = doubles_game
+    report(anonymous, seats[1], "won", 20)
+    other_team = seats[2].entry.team.name
+    for seat in (seats[1], seats[3]):
+        current = anonymous.get(f"{API}/report/{seat.entry.report_token}/").json()["current"]
+        assert (current["table"], current["opponent"]) == (table.number, other_team)
+        assert current["reported"]["plus"] == 20 and current["state"] == "waiting"
+    theirs = anonymous.get(f"{API}/report/{seats[4].entry.report_token}/").json()["current"]
+    assert (theirs["state"], theirs["opponent"]) == ("your_turn", seats[1].entry.team.name)
+    page = client.get(reverse("player-page", args=[seats[3].entry.report_token]))
+    text = page.content.decode()
+    assert f"Team <strong>{escape(seats[1].entry.team.name)}</strong>" in text
+    assert f"{seats[1].entry.name} and {seats[3].entry.name}" in text
+    assert escape(other_team) in text
+
+
+def test_the_board_names_both_teams_and_their_partners(doubles_game, api, anonymous):
+    event, table, seats = doubles_game
+    report(anonymous, seats[3], "won", 20)
+    board = api.get(f"{API}/events/{event.pk}/games/1/board/").json()
+    row = next(r for r in board["tables"] if r["number"] == table.number)
+    first, second = seats[1].entry, seats[2].entry
+    assert [(seat["position"], seat["name"]) for seat in row["seats"]] == [
+        (1, f"{first.team.name} ({first.name} and {seats[3].entry.name})"),
+        (2, f"{second.team.name} ({second.name} and {seats[4].entry.name})"),
+    ]
+    assert row["seats"][0]["reported"]["plus"] == 20 and row["seats"][1]["reported"] is None
+    assert row["state"] == "one reported"
