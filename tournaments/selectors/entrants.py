@@ -41,10 +41,23 @@ class Entrant:
         """The players' names, as "Ann and Bob" (one name for a single player)."""
         return " and ".join(player.name for player in self.players)
 
+    @property
+    def named_by_partners(self) -> bool:
+        """Whether the name already says who plays ("Ann & Bob", the default)."""
+        return self.name == team_default_name([player.name for player in self.players])
+
 
 def team_default_name(names: list[str]) -> str:
     """A team's name when the director gives none: "Ann & Bob"."""
     return " & ".join(name.strip() for name in names)
+
+
+def team_label(name: str, partners: list[str]) -> str:
+    """A team as a page names it: "Aces (Ann and Bob)", or "Ann & Bob" alone (the default name
+    says who plays)."""
+    if name == team_default_name(partners):
+        return name
+    return f"{name} ({' and '.join(partners)})"
 
 
 def entrant_of(unit: Entry | Team) -> Entrant:

@@ -81,7 +81,7 @@ def _board_name(card: Seat, seated: list[Seat]) -> str:
     if len(seated) <= 2 or card.entry.team is None:
         return card.entry.name
     partners = [s.entry.name for s in seated if s.position % 2 == card.position % 2]
-    return f"{card.entry.team.name} ({' and '.join(partners)})"
+    return entrants.team_label(card.entry.team.name, partners)
 
 
 def _state(table: Table, reported: list[CardLine | None]) -> str:

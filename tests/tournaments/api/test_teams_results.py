@@ -10,7 +10,7 @@ from django.utils.html import escape
 
 from tests.factories import EventFactory, UserFactory
 from tests.helpers import client_for
-from tournaments.models import CardLine, EventRole, StandingsSnapshot, Table
+from tournaments.models import CardLine, EventRole, StandingsSnapshot, Table, Team
 from tournaments.services.entries import Registration
 from tournaments.services.events import event_close_registration
 from tournaments.services.teams import team_register
@@ -121,9 +121,11 @@ def test_each_partners_page_shows_the_teams_game(doubles_game, anonymous, client
     assert (theirs["state"], theirs["opponent"]) == ("your_turn", seats[1].entry.team.name)
     page = client.get(reverse("player-page", args=[seats[3].entry.report_token]))
     text = page.content.decode()
-    assert f"Team <strong>{escape(seats[1].entry.team.name)}</strong>" in text
-    assert f"{seats[1].entry.name} and {seats[3].entry.name}" in text
+    assert f"Team <strong>{escape(seats[1].entry.team.name)}</strong>. Either" in text
     assert escape(other_team) in text
+    Team.objects.filter(pk=seats[1].entry.team_id).update(name="The Pegs")
+    page = client.get(reverse("player-page", args=[seats[3].entry.report_token]))
+    assert f"{seats[1].entry.name} and {seats[3].entry.name}" in page.content.decode()
 
 
 def test_the_board_names_both_teams_and_their_partners(doubles_game, api, anonymous):
@@ -132,9 +134,14 @@ def test_the_board_names_both_teams_and_their_partners(doubles_game, api, anonym
     board = api.get(f"{API}/events/{event.pk}/games/1/board/").json()
     row = next(r for r in board["tables"] if r["number"] == table.number)
     first, second = seats[1].entry, seats[2].entry
+    # A default name ("Ann 0 & Bo 0") says who plays; a given one is followed by the partners.
     assert [(seat["position"], seat["name"]) for seat in row["seats"]] == [
-        (1, f"{first.team.name} ({first.name} and {seats[3].entry.name})"),
-        (2, f"{second.team.name} ({second.name} and {seats[4].entry.name})"),
+        (1, first.team.name),
+        (2, second.team.name),
     ]
+    Team.objects.filter(pk=first.team_id).update(name="The Pegs")
+    board = api.get(f"{API}/events/{event.pk}/games/1/board/").json()
+    row = next(r for r in board["tables"] if r["number"] == table.number)
+    assert row["seats"][0]["name"] == f"The Pegs ({first.name} and {seats[3].entry.name})"
     assert row["seats"][0]["reported"]["plus"] == 20 and row["seats"][1]["reported"] is None
     assert row["state"] == "one reported"
