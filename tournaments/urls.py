@@ -49,6 +49,7 @@ urlpatterns = [
     path("events/<num:event_id>/entries/add/", director_entries.entry_add, name="entry-add"),
     path("events/<num:event_id>/teams/add/", director_teams.team_add, name="team-add"),
     path("events/<num:event_id>/teams/pair-up/", director_teams.team_pair_up, name="team-pair-up"),
+    path("events/<num:event_id>/teams/draw/", director_teams.team_draw, name="team-draw"),
     path("events/<num:event_id>/roles/", director_roles.role_grant, name="role-grant"),
     path(
         "events/<num:event_id>/roles/<num:grant_id>/remove/",

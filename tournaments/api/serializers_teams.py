@@ -48,3 +48,22 @@ class TeamRegisterSerializer(StrictInput):
     players = PartnerSerializer(many=True)
     name = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
     check_in = serializers.BooleanField(default=False)
+
+
+class PartnersDrawSerializer(StrictInput):
+    """The blind draw: empty for a new random draw; ``seed`` repeats a draw (the same players
+    and seed give the same teams)."""
+
+    seed = serializers.IntegerField(required=False, min_value=0, max_value=2**62 - 1)
+
+
+class WaitingSerializer(serializers.Serializer):
+    entry_id = serializers.IntegerField(source="pk")
+    name = serializers.CharField()
+
+
+class PartnersDrawResultSerializer(serializers.Serializer):
+    seed = serializers.IntegerField()
+    teams = TeamSerializer(many=True)
+    waiting = WaitingSerializer(allow_null=True, help_text="the odd player, waiting for a partner")
+    message = serializers.CharField()

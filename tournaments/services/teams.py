@@ -7,16 +7,23 @@
   ``selectors.entrants.team_default_name``).
 - late team: a team entered after play started joins from the next unpaired game, as a late
   entry does (``entries``).
+- blind draw: "draw partners" pairs the checked-in players without a partner at random
+  (``core.partner_draw``; the seed is kept on the event); an odd player waits for a late
+  partner, and is told so on their page.
 Only an event whose ``style`` is doubles or Canadian Doubles has teams; a singles event refuses
 them and says where the style is changed.
 """
 
 from __future__ import annotations
 
+import secrets
+from dataclasses import dataclass
+
 from django.db import transaction
 
+from tournaments.core.partner_draw import draw_partners
 from tournaments.errors import ServiceError
-from tournaments.models import Entry, Event, Team
+from tournaments.models import Entry, Event, Notice, Team
 from tournaments.selectors.entrants import team_default_name
 from tournaments.services.audit import Kind, audit_record
 from tournaments.services.entries import Registration, entry_add_unaudited
@@ -138,3 +145,71 @@ def team_form(*, event: Event, entries: list[Entry], user, name: str = "") -> Te
         after=team_state(team),
     )
     return team
+
+
+@dataclass(frozen=True)
+class DrawResult:
+    """What a blind draw made: its seed, the teams, and the player left waiting (or None)."""
+
+    seed: int
+    teams: list[Team]
+    waiting: Entry | None
+
+    @property
+    def message(self) -> str:
+        count = len(self.teams)
+        text = f"{count} team{'s' if count != 1 else ''} drawn (seed {self.seed})."
+        if self.waiting is not None:
+            text += f" {self.waiting.name} waits for a late partner."
+        return text
+
+
+WAITING_NOTICE = (
+    "Partners were drawn and you were the odd one out: you wait for a late partner. The "
+    "director draws again when another player checks in."
+)
+
+
+@transaction.atomic
+def partners_draw(*, event: Event, user, seed: int | None = None) -> DrawResult:
+    """Draw partners at random among the checked-in players without one (the blind draw,
+    ``core.partner_draw``); the seed is stored on the event so the draw can be checked. An odd
+    player is told on their page and waits for a late partner."""
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    teams_allowed(event)
+    if event.stage == Event.Stage.FINISHED:
+        raise ServiceError("This event is finished.", code="event_finished")
+    pool = {
+        entry.pk: entry
+        for entry in event.entries.filter(status=Entry.Status.CHECKED_IN, team__isnull=True)
+        .select_related("player")
+        .order_by("pk")
+    }
+    if len(pool) < TEAM_SIZE:
+        raise ServiceError(
+            f"A draw needs at least two checked-in players without a partner; there "
+            f"{'is' if len(pool) == 1 else 'are'} {len(pool)}. Check players in first.",
+            code="too_few_to_draw",
+        )
+    seed = secrets.randbits(62) if seed is None else seed
+    drawn = draw_partners(pool, seed)
+    teams = [team_make_unaudited(event, [pool[a], pool[b]], drawn=True) for a, b in drawn.teams]
+    waiting = pool[drawn.waiting] if drawn.waiting is not None else None
+    if waiting is not None:
+        Notice.objects.create(entry=waiting, message=WAITING_NOTICE)
+    event.partner_draw_seed = seed
+    event.save(update_fields=["partner_draw_seed"])
+    result = DrawResult(seed=seed, teams=teams, waiting=waiting)
+    audit_record(
+        event=event,
+        actor=user,
+        kind=Kind.ENTRIES,
+        action="partners_draw",
+        summary=f"Blind draw of partners: {result.message}",
+        after={
+            "seed": seed,
+            "teams": [team_state(team) for team in teams],
+            "waiting": waiting.name if waiting else None,
+        },
+    )
+    return result

@@ -1,5 +1,5 @@
 """The director's part of a doubles event on the manage page: enter a team, make a team of two
-players already entered, and draw partners at random (``services.teams``)."""
+players already entered, and draw partners at random (the blind draw, ``services.teams``)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from tournaments.errors import ServiceError
 from tournaments.forms_teams import PairUpForm, TeamForm
 from tournaments.selectors.access import event_get_for_director
 from tournaments.services.entries import Registration
-from tournaments.services.teams import team_form, team_register
+from tournaments.services.teams import partners_draw, team_form, team_register
 from tournaments.views.director_events import dashboard_context
 from tournaments.views.teams_context import teams_context
 
@@ -65,3 +65,16 @@ def team_pair_up(request, event_id: int):
             messages.success(request, f"{team.name} play as a team.")
             return redirect("event-manage", event_id=event.pk)
     return _refused(request, event, pair_up_form=form)
+
+
+@login_required
+@require_POST
+def team_draw(request, event_id: int):
+    event = event_get_for_director(event_id=event_id, user=request.user)
+    try:
+        result = partners_draw(event=event, user=request.user)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, result.message)
+    return redirect("event-manage", event_id=event.pk)

@@ -19,6 +19,7 @@ def teams_context(event, **forms) -> dict:
     return {
         "teams": list(teams_of_event(event=event)),
         "single": single,
+        "drawable": sum(entry.status == Entry.Status.CHECKED_IN for entry in single),
         "team_form": forms.get("team_form") or TeamForm(),
         "pair_up_form": forms.get("pair_up_form") or PairUpForm(single=single),
     }

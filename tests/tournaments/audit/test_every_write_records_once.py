@@ -361,6 +361,11 @@ SCENARIOS = {
         (e := w.doubles()),
         lambda: teams.team_form(event=e, entries=list(e.entries.all()[:2]), user=e.director),
     ),
+    "partners_draw": lambda w: (
+        (e := w.doubles()),
+        e.entries.update(status=Entry.Status.CHECKED_IN),
+        lambda: teams.partners_draw(event=e, user=e.director, seed=7),
+    ),
     "entries_import_csv": lambda w: (
         (e := w.registering()),
         lambda: entries_import.entries_import_csv(event=e, text="name\nA\nB\n", user=e.director),
