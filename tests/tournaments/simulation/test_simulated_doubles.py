@@ -1,0 +1,65 @@
+"""A doubles satellite (and a Canadian Doubles one) simulated end to end through the real
+services and jobs, with the results checked against a computation made here from the lines."""
+
+from collections import defaultdict
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from tournaments.models import CardLine, Event, Match, MrpAward, Seat, StandingsSnapshot, Table
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.mark.parametrize("style", ["doubles", "canadian_doubles"])
+def test_a_doubles_satellite_runs_from_registration_to_champion(capsys, style):
+    call_command("simulate_event", players=24, games=5, seed=26, name="Sim D", style=style)
+    out = capsys.readouterr().out
+    event = Event.objects.get(name="Sim D")
+    assert (event.style, event.kind, event.stage) == (style, "satellite", "finished")
+    teams = {t.pk: t for t in event.teams.all()}
+    assert len(teams) == 12
+    champion = Match.objects.filter(playoff__event=event).order_by("-round").first().winner
+    assert f"champion: {champion.team.name}." in out  # the team, by its name
+
+    # Every table seats two teams, partners opposite, and is verified on its two cards.
+    tables = Table.objects.filter(game__event=event)
+    assert tables.count() == 5 * 6 and not tables.exclude(status="verified").exists()
+    seats = Seat.objects.filter(game__event=event).select_related("entry")
+    by_table = defaultdict(dict)
+    for seat in seats:
+        by_table[seat.table_id][seat.position] = seat.entry
+    met = set()
+    for places in by_table.values():
+        assert sorted(places) == [1, 2, 3, 4]
+        assert places[1].team_id == places[3].team_id != places[2].team_id == places[4].team_id
+        pair = frozenset((places[1].team_id, places[2].team_id))
+        assert pair not in met  # no two teams meet twice
+        met.add(pair)
+
+    # The standings, worked out here from the verified lines: per team, from its card seat.
+    lines = CardLine.objects.filter(seat__game__event=event, kind="verified", current=True)
+    assert {line.seat.position for line in lines.select_related("seat")} == {1, 2}
+    totals = defaultdict(lambda: [0, 0])
+    for line in lines.select_related("seat__entry"):
+        team = line.seat.entry.team_id
+        totals[team][0] += line.game_points
+        totals[team][1] += line.plus - line.minus
+    snapshot = StandingsSnapshot.objects.filter(event=event).latest()
+    rows = {row["entry_id"]: row for row in snapshot.rows}
+    assert len(rows) == 12  # one row per team
+    for entry_id, row in rows.items():
+        team = event.entries.get(pk=entry_id).team_id
+        assert (row["game_points"], row["net_spread"]) == tuple(totals[team])
+    assert snapshot.qualifiers == 3  # a quarter of 12 teams
+
+    # The bracket is played to a champion; a doubles satellite writes no MRPs.
+    matches = Match.objects.filter(playoff__event=event)
+    assert matches.exists() and not matches.exclude(status="decided").exists()
+    assert not MrpAward.objects.filter(event=event).exists()
+
+
+def test_an_odd_number_of_players_cannot_make_teams():
+    with pytest.raises(CommandError, match="even number"):
+        call_command("simulate_event", players=9, games=3, style="doubles")
