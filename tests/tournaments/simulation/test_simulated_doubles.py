@@ -7,7 +7,16 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from tournaments.models import CardLine, Event, Match, MrpAward, Seat, StandingsSnapshot, Table
+from tournaments.models import (
+    CardLine,
+    Event,
+    Match,
+    MrpAward,
+    RatingPoint,
+    Seat,
+    StandingsSnapshot,
+    Table,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -58,6 +67,9 @@ def test_a_doubles_satellite_runs_from_registration_to_champion(capsys, style):
     matches = Match.objects.filter(playoff__event=event)
     assert matches.exists() and not matches.exclude(status="decided").exists()
     assert not MrpAward.objects.filter(event=event).exists()
+    # Nor is it rated: a team's result is not one player's (the ratings page says so).
+    event.refresh_from_db()
+    assert event.rated_at is None and not RatingPoint.objects.filter(event=event).exists()
 
 
 def test_an_odd_number_of_players_cannot_make_teams():
