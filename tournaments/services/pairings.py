@@ -138,15 +138,20 @@ def game_pairings_generate(*, event_id: int, number: int, progress: Progress) ->
     field, history, records = (_team_field if event.in_teams else _entry_field)(event, number)
     unit = "teams" if event.in_teams else "players"
     progress(30, f"Pairing {len(field)} {unit}")
-    pairing = pair_game(
-        active=field,
-        history=history,
-        games_remaining=event.qualifying_games - number + 1,
-        seed=game.seed,
-        max_meetings=event.max_meetings,
-        mode=event.pairing_mode,
-        records=records,
-    )
+    try:
+        pairing = pair_game(
+            active=field,
+            history=history,
+            games_remaining=event.qualifying_games - number + 1,
+            seed=game.seed,
+            max_meetings=event.max_meetings,
+            mode=event.pairing_mode,
+            records=records,
+        )
+    except PairingImpossible as exc:
+        if not event.in_teams:
+            raise
+        raise PairingImpossible(f"In doubles each team counts as one player here: {exc}") from None
     progress(80, "Saving the tables")
     partners = teams_in_game(event=event, number=number) if event.in_teams else None
     _save(game, pairing, partners)

@@ -105,3 +105,17 @@ def test_a_partner_without_a_team_is_not_paired(api, director, pair):
     body = pair(api, event.pk, 1)
     assert len(body["tables"]) == 1 and body["sit_out"] is None
     assert not Seat.objects.filter(entry=alone).exists()
+
+
+def test_a_pairing_refusal_says_a_team_counts_as_one(
+    api, director, django_capture_on_commit_callbacks
+):
+    event = EventFactory(director=director, style="doubles", qualifying_games=5)
+    enter_teams(event, director, 3)
+    event_close_registration(event=event, user=director)
+    with django_capture_on_commit_callbacks(execute=True):
+        started = api.post(f"/api/v1/events/{event.pk}/games/1/pair/")
+    job = api.get(f"/api/v1/jobs/{started.json()['id']}/").json()
+    assert job["status"] == "failed"
+    assert job["error"].startswith("In doubles each team counts as one player here:")
+    assert not Seat.objects.filter(game__event=event).exists()
