@@ -335,6 +335,12 @@ class Entry(models.Model):
         """The people who play as this entry."""
         return [self.player]
 
+    @property
+    def entrant_name(self) -> str:
+        """What this entry plays as, where a team plays (the bracket, the results): its team's
+        name in a doubles event (select ``team`` with it), else ``name``."""
+        return self.team.name if self.team_id else self.name
+
     def plays_in(self, number: int) -> bool:
         """Whether this entry is in the field of game ``number``."""
         if self.status == self.Status.REGISTERED or number < self.joined_from_game:

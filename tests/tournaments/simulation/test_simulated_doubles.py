@@ -6,6 +6,8 @@ from collections import defaultdict
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.test import Client
+from django.utils.html import escape
 
 from tournaments.models import (
     CardLine,
@@ -67,6 +69,18 @@ def test_a_doubles_satellite_runs_from_registration_to_champion(capsys, style):
     matches = Match.objects.filter(playoff__event=event)
     assert matches.exists() and not matches.exclude(status="decided").exists()
     assert not MrpAward.objects.filter(event=event).exists()
+    # The bracket, the results and their CSV name the teams (the event is published).
+    client = Client()
+    for path in (
+        f"/events/{event.pk}/bracket/",
+        f"/events/{event.pk}/results/",
+        f"/events/{event.pk}/wall/",
+    ):
+        page = client.get(path)
+        assert page.status_code == 200, path
+        assert escape(champion.team.name) in page.content.decode(), path
+    text = client.get(f"/events/{event.pk}/results.csv").content.decode()
+    assert sum(team.name in text for team in teams.values()) == 12
     # Nor is it rated: a team's result is not one player's (the ratings page says so).
     event.refresh_from_db()
     assert event.rated_at is None and not RatingPoint.objects.filter(event=event).exists()
