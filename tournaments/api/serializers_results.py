@@ -55,7 +55,7 @@ class HistoryLineSerializer(serializers.ModelSerializer):
 
     position = serializers.IntegerField(source="seat.position")
     entry_id = serializers.IntegerField(source="seat.entry_id")
-    name = serializers.CharField(source="seat.entry.name")
+    name = serializers.CharField(source="seat.entry.entrant_name", help_text="doubles: the team")
     entered_by = serializers.CharField(source="entered_by.username", allow_null=True, default=None)
     kind = serializers.CharField(help_text=KIND_HELP)
 
@@ -275,7 +275,7 @@ class TableSeatSerializer(serializers.Serializer):
 
     position = serializers.IntegerField(source="seat.position")
     entry_id = serializers.IntegerField(source="seat.entry_id")
-    name = serializers.CharField(source="seat.entry.name")
+    name = serializers.CharField(source="seat.entry.entrant_name", help_text="doubles: the team")
     reported = StoredLineSerializer(allow_null=True)
     verified = StoredLineSerializer(allow_null=True)
     current = StoredLineSerializer(allow_null=True)

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from django.db.models import OuterRef, Q, Subquery
 
+from tournaments.core.pairing_teams import card_position
 from tournaments.models import (
     ENTRANT_NAME,
     CardLine,
@@ -219,7 +220,9 @@ class TableDetail:
 def table_detail_of(*, table: Table) -> TableDetail:
     """The one read model of a table, for its page and the API."""
     table.refresh_from_db(fields=["status", "verified_at"])  # a service may just have changed it
-    seats = list(table.seats.select_related("entry__player").order_by("position"))
+    # The table's two cards (a doubles table's teams' cards: positions 1 and 2).
+    seats = table.seats.filter(position__lte=2).select_related("entry__player", "entry__team")
+    seats = list(seats.order_by("position"))
     lines = table_current_lines(table_id=table.pk)
     reported, verified = lines[CardLine.Kind.REPORTED], lines[CardLine.Kind.VERIFIED]
     return TableDetail(
@@ -240,20 +243,29 @@ def flagged_tables(*, event: Event) -> list[Table]:
 
 
 def unreported_entries(*, game: Game) -> list[int]:
-    """Entries seated at a table of ``game`` who have not reported their line."""
-    reported = CardLine.objects.filter(seat__game=game, kind="reported").values("seat_id")
-    return list(
-        Seat.objects.filter(game=game, table__status=Table.Status.OPEN)
-        .exclude(pk__in=reported)
-        .values_list("entry_id", flat=True)
+    """Entries seated at a table of ``game`` whose card has no report (a doubles partner's is
+    the team's card, ``core.pairing_teams``)."""
+    reported = set(
+        CardLine.objects.filter(seat__game=game, kind="reported").values_list("seat_id", flat=True)
     )
+    seats = list(
+        Seat.objects.filter(game=game, table__status=Table.Status.OPEN).values_list(
+            "pk", "entry_id", "table_id", "position"
+        )
+    )
+    card = {(table, position): pk for pk, _, table, position in seats}
+    return [
+        entry
+        for _, entry, table, position in seats
+        if card.get((table, card_position(position))) not in reported
+    ]
 
 
 def table_history(*, table: Table) -> list[CardLine]:
     """Every line ever entered at a table: old and new values, who, when and why."""
     return list(
         CardLine.objects.filter(seat__table=table)
-        .select_related("seat__entry__player", "entered_by__player")
+        .select_related("seat__entry__player", "seat__entry__team", "entered_by__player")
         .order_by("created_at", "id")
     )
 

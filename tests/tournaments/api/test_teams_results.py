@@ -10,7 +10,7 @@ from django.utils.html import escape
 
 from tests.factories import EventFactory, UserFactory
 from tests.helpers import client_for
-from tournaments.models import CardLine, EventRole, StandingsSnapshot, Table, Team
+from tournaments.models import CardLine, EventRole, Notice, StandingsSnapshot, Table, Team
 from tournaments.services.entries import Registration
 from tournaments.services.events import event_close_registration
 from tournaments.services.teams import team_register
@@ -145,3 +145,25 @@ def test_the_board_names_both_teams_and_their_partners(doubles_game, api, anonym
     assert row["seats"][0]["name"] == f"The Pegs ({first.name} and {seats[3].entry.name})"
     assert row["seats"][0]["reported"]["plus"] == 20 and row["seats"][1]["reported"] is None
     assert row["state"] == "one reported"
+
+
+def test_a_reminder_skips_a_team_whose_partner_reported(doubles_game, api, anonymous):
+    event, table, seats = doubles_game
+    report(anonymous, seats[3], "won", 20)
+    reminded = api.post(f"{API}/events/{event.pk}/games/1/remind/")
+    assert reminded.status_code == 200, reminded.json()
+    noticed = set(Notice.objects.values_list("entry_id", flat=True))
+    assert not noticed & {seats[1].entry_id, seats[3].entry_id}  # their team's card is in
+    assert {seats[2].entry_id, seats[4].entry_id} <= noticed  # the other team's is not
+
+
+def test_the_table_page_shows_the_two_teams_cards(doubles_game, api, anonymous):
+    event, table, seats = doubles_game
+    report(anonymous, seats[3], "won", 20)
+    detail = api.get(f"{API}/events/{event.pk}/games/1/tables/{table.number}/").json()
+    assert [(s["position"], s["name"]) for s in detail["seats"]] == [
+        (1, seats[1].entry.team.name),
+        (2, seats[2].entry.team.name),
+    ]
+    assert detail["seats"][0]["reported"]["plus"] == 20
+    assert [line["name"] for line in detail["history"]] == [seats[1].entry.team.name]
