@@ -109,7 +109,7 @@ def event_simulate(
     defaults); ``stop_after_game`` leaves it in progress after that game. A doubles or
     Canadian Doubles ``style`` enters ``players`` // 2 teams (the doubles satellite preset
     unless another is given) and each table's result is reported by a partner of each team,
-    chosen at random; no ruling is made at a doubles table."""
+    chosen at random."""
     rng = random.Random(seed)
     if club is not None:
         event = club_night_create(club=club, user=director, played_on=played_on or date.today())
@@ -125,7 +125,6 @@ def event_simulate(
     report = SimulationReport(event=event)
     registrations = [_registration(player_name) for player_name in player_names(players, rng)]
     if event.in_teams:
-        rulings = 0
         for first, second in zip(registrations[0::2], registrations[1::2], strict=False):
             team_register(event=event, players=[first, second], check_in=True, user=director)
     else:
@@ -202,7 +201,7 @@ def _report_table(table: Table, rng: random.Random, disagree: bool) -> None:
 
 def _ruling(table: Table, judges: list, director, rng: random.Random) -> None:
     """A renege called mid-game, then the game played out and both cards agree."""
-    first, _ = table.seats.order_by("position")
+    first = table.seats.order_by("position").first()
     ruling_record(
         table=table, code="renege", offender_entry=first.entry, score_before_offender=70,
         score_before_opponent=64, judges=judges, entered_by=director, reneged_cards=1,

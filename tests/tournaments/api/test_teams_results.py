@@ -10,9 +10,11 @@ from django.utils.html import escape
 
 from tests.factories import EventFactory, UserFactory
 from tests.helpers import client_for
+from tournaments.errors import ServiceError
 from tournaments.models import CardLine, EventRole, Notice, StandingsSnapshot, Table, Team
 from tournaments.services.entries import Registration
 from tournaments.services.events import event_close_registration
+from tournaments.services.rulings import ruling_record
 from tournaments.services.teams import team_register
 
 pytestmark = pytest.mark.django_db
@@ -167,3 +169,29 @@ def test_the_table_page_shows_the_two_teams_cards(doubles_game, api, anonymous):
     ]
     assert detail["seats"][0]["reported"]["plus"] == 20
     assert [line["name"] for line in detail["history"]] == [seats[1].entry.team.name]
+
+
+def test_a_ruling_at_a_doubles_table_is_between_the_two_teams(doubles_game, director):
+    event, table, seats = doubles_game
+    judges = [UserFactory(), UserFactory()]
+    for judge in judges:
+        EventRole.objects.create(event=event, user=judge, role="judge")
+    ruling = ruling_record(
+        table=table, code="renege", offender_entry=seats[3].entry, score_before_offender=70,
+        score_before_opponent=64, judges=judges, entered_by=director, reneged_cards=1,
+        notes="A partner held back a playable card.",
+    )  # fmt: skip
+    assert ruling.pk is not None
+    # The partner's team is the offending side: the other team gets the penalty points.
+    assert ruling.score_after_opponent > 64 and ruling.score_after_offender == 70
+    partner_judge = UserFactory()
+    Player = type(seats[4].entry.player)
+    Player.objects.filter(pk=seats[4].entry.player_id).update(user=partner_judge)
+    EventRole.objects.create(event=event, user=partner_judge, role="judge")
+    with pytest.raises(ServiceError) as refused:
+        ruling_record(
+            table=table, code="renege", offender_entry=seats[1].entry, score_before_offender=80,
+            score_before_opponent=70, judges=[judges[0], partner_judge], entered_by=director,
+            reneged_cards=1, notes="",
+        )  # fmt: skip
+    assert refused.value.code == "judge_is_player"  # a partner at the table never judges it
