@@ -177,8 +177,9 @@ class EventSettingsForm(forms.ModelForm):
             "name": "As players and spectators will see it.",
             "starts_on": "The first day of play.",
             "rulebook_edition": "The ACC rules the judges follow; every ruling records it.",
-            "style": "Singles: one against one. Doubles and Canadian Doubles: teams of two, "
-            "partners sitting opposite; each partner has their own private link.",
+            "style": "Singles: one against one. Doubles and Canadian Doubles (the ten-card "
+            "deal): teams of two, partners sitting opposite; each partner has their own "
+            "private link.",
             "max_meetings": "1: a new opponent every game. 2: the two-games-per-opponent format.",
             "pairing_mode": "Random: anyone not met yet. By standings: players with similar "
             "records meet.",

@@ -39,7 +39,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='event',
             name='style',
-            field=models.CharField(choices=[('singles', 'Singles (one against one)'), ('doubles', 'Doubles (teams of two, partners opposite)'), ('canadian_doubles', 'Canadian Doubles (teams of two, ten-card deal)')], default='singles', max_length=20),
+            field=models.CharField(choices=[('singles', 'Singles'), ('doubles', 'Doubles'), ('canadian_doubles', 'Canadian Doubles')], default='singles', max_length=20),
         ),
         migrations.AddConstraint(
             model_name='seat',

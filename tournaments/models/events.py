@@ -56,9 +56,9 @@ class Event(models.Model):
         FINISHED = "finished", "Finished"
 
     class Style(models.TextChoices):
-        SINGLES = "singles", "Singles (one against one)"
-        DOUBLES = "doubles", "Doubles (teams of two, partners opposite)"
-        CANADIAN_DOUBLES = "canadian_doubles", "Canadian Doubles (teams of two, ten-card deal)"
+        SINGLES = "singles", "Singles"
+        DOUBLES = "doubles", "Doubles"
+        CANADIAN_DOUBLES = "canadian_doubles", "Canadian Doubles"
 
     class PairingMode(models.TextChoices):
         RANDOM = "random", "Random (no repeat opponents)"

@@ -46,7 +46,7 @@ def _status(event: Event) -> SanctionStatus:
     if event.in_teams:
         return SanctionStatus(
             "not_sanctionable",
-            f"A {event.get_style_display().split(' (')[0]} event is not sanctioned: it earns no "
+            f"A {event.get_style_display()} event is not sanctioned: it earns no "
             "Master Rating Points (ACC doubles satellites carry none), and its results are "
             "never written to the national ledger.",
             False,
