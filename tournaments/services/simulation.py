@@ -26,7 +26,11 @@ from tournaments.selectors.results import current_lines
 from tournaments.services.clubs import club_night_create
 from tournaments.services.corrections import table_correct, table_cross_check
 from tournaments.services.entries import Registration, entry_register
-from tournaments.services.events import event_close_registration, event_create
+from tournaments.services.events import (
+    event_close_registration,
+    event_create,
+    event_update_settings,
+)
 from tournaments.services.pairings import game_pairings_request, game_publish
 from tournaments.services.playoffs import playoff_build_request
 from tournaments.services.playoffs_matches import match_game_report
@@ -113,6 +117,10 @@ def event_simulate(
     rng = random.Random(seed)
     if club is not None:
         event = club_night_create(club=club, user=director, played_on=played_on or date.today())
+        if style != Event.Style.SINGLES:  # a night in pairs, of the length asked
+            event = event_update_settings(
+                event=event, user=director, style=style, qualifying_games=games
+            )
         games = event.qualifying_games
     else:
         if style != Event.Style.SINGLES and preset == "acc-main":

@@ -2,6 +2,7 @@
 services and jobs, with the results checked against a computation made here from the lines."""
 
 from collections import defaultdict
+from datetime import date
 
 import pytest
 from django.core.management import call_command
@@ -9,16 +10,20 @@ from django.core.management.base import CommandError
 from django.test import Client
 from django.utils.html import escape
 
+from tests.factories import UserFactory
 from tournaments.models import (
     CardLine,
     Event,
     Match,
     MrpAward,
+    NightCard,
     RatingPoint,
     Seat,
     StandingsSnapshot,
     Table,
 )
+from tournaments.services.clubs import club_create
+from tournaments.services.simulation import event_simulate
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -89,3 +94,23 @@ def test_a_doubles_satellite_runs_from_registration_to_champion(capsys, style):
 def test_an_odd_number_of_players_cannot_make_teams():
     with pytest.raises(CommandError, match="even number"):
         call_command("simulate_event", players=9, games=3, style="doubles")
+
+
+def test_a_club_night_in_pairs_gives_each_partner_the_teams_card():
+    director = UserFactory()
+    club = club_create(name="Pairs Club", user=director)
+    event = event_simulate(
+        players=8, games=3, seed=4, director=director, club=club, style="doubles",
+        played_on=date(2026, 11, 3),
+    ).event  # fmt: skip
+    assert (event.style, event.stage) == ("doubles", "finished")
+    cards = {card.entry_id: card for card in NightCard.objects.filter(event=event)}
+    assert len(cards) == 8  # every partner has a card
+    for team in event.teams.all():
+        first, second = (cards[e.pk] for e in team.members.order_by("pk"))
+        assert (first.game_points, first.net_spread, first.games_played) == (
+            second.game_points,
+            second.net_spread,
+            second.games_played,
+        )
+        assert first.games_played == 3
