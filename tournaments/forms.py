@@ -121,7 +121,7 @@ class EventSettingsForm(forms.ModelForm):
     )
 
     SECTIONS = (
-        ("event", "The event", ("name", "starts_on", "rulebook_edition")),
+        ("event", "The event", ("name", "starts_on", "style", "rulebook_edition")),
         (
             "games",
             "Games and scoring",
@@ -154,6 +154,7 @@ class EventSettingsForm(forms.ModelForm):
             "name": "Event name",
             "starts_on": "Date",
             "rulebook_edition": "Rulebook",
+            "style": "How it is played",
             "qualifying_games": "Qualifying games",
             "max_meetings": "Most games against one opponent",
             "pairing_mode": "How players are paired",
@@ -176,6 +177,9 @@ class EventSettingsForm(forms.ModelForm):
             "name": "As players and spectators will see it.",
             "starts_on": "The first day of play.",
             "rulebook_edition": "The ACC rules the judges follow; every ruling records it.",
+            "style": "Singles: one against one. Doubles and Canadian Doubles (the ten-card "
+            "deal): teams of two, partners sitting opposite; each partner has their own "
+            "private link.",
             "max_meetings": "1: a new opponent every game. 2: the two-games-per-opponent format.",
             "pairing_mode": "Random: anyone not met yet. By standings: players with similar "
             "records meet.",
@@ -356,7 +360,9 @@ class ImportForm(forms.Form):
         required=False,
         help_text="Saved from a spreadsheet (comma, semicolon or tab). The first row names the "
         "columns: a name (or first and last name) is required; ACC number, club, e-mail and "
-        "phone are read too. Players already entered are skipped.",
+        "phone are read too. Players already entered are skipped. In a doubles event, a "
+        "Team column (two rows share a team) or a Partner column (both on one row) makes "
+        "the teams.",
     )
     text = forms.CharField(required=False, widget=forms.HiddenInput)
     check_in = forms.BooleanField(required=False, label="Check everyone in")

@@ -1,5 +1,6 @@
-"""Event presets: the settings an ACC Main, an ACC Consolation or a Grass Roots club night start
-from. A director may change any setting before play starts; the event keeps the preset's name.
+"""Event presets: the settings an ACC Main, an ACC Consolation, an ACC Doubles satellite (teams
+of two, no Master Rating Points) or a Grass Roots club night start from. A director may change
+any setting before play starts; the event keeps the preset's name.
 
 Values follow ``shared/domain/acc-tournaments.md``; none of them is a rule of the code, only a
 starting point.
@@ -60,6 +61,15 @@ PRESETS: dict[str, Preset] = {
             "consolation",
             (7, 12),
             qualifying_games=12,
+            playoff_best_of={"every": 3, "semi": None, "final": None},
+        ),
+        _preset(
+            "acc-doubles-satellite",
+            "ACC Doubles satellite",
+            "satellite",
+            (7, 12),
+            style="doubles",
+            qualifying_games=9,
             playoff_best_of={"every": 3, "semi": None, "final": None},
         ),
         _preset(

@@ -8,6 +8,7 @@ from tournaments.views import (
     director_events,
     director_games,
     director_roles,
+    director_teams,
     history,
     invitations,
     keep_apart,
@@ -51,6 +52,9 @@ urlpatterns = [
     path("events/<num:event_id>/manage/", director_events.event_manage, name="event-manage"),
     path("events/<num:event_id>/settings/", director_events.event_settings, name="event-settings"),
     path("events/<num:event_id>/entries/add/", director_entries.entry_add, name="entry-add"),
+    path("events/<num:event_id>/teams/add/", director_teams.team_add, name="team-add"),
+    path("events/<num:event_id>/teams/pair-up/", director_teams.team_pair_up, name="team-pair-up"),
+    path("events/<num:event_id>/teams/draw/", director_teams.team_draw, name="team-draw"),
     path("events/<num:event_id>/roles/", director_roles.role_grant, name="role-grant"),
     path(
         "events/<num:event_id>/invitations/",

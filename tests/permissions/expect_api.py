@@ -348,6 +348,11 @@ API = {
         "GET": AGET(API_DIRECTOR, r.reg),
         "POST": AWRITE(API_DIRECTOR, r.reg, {"name": "Walk In", "new_player": True}, ok=201),
     },
+    "api-team-list": {
+        "GET": AGET(API_DIRECTOR, r.reg, prepare=r.doubles),
+        "POST": AWRITE(API_DIRECTOR, r.reg, r.TEAM, ok=201, prepare=r.doubles),
+    },
+    "api-partners-draw": {"POST": AWRITE(API_DIRECTOR, r.reg, ok=201, prepare=r.doubles)},
     "api-entry-import": {
         "POST": AWRITE(API_DIRECTOR, r.reg, {"csv": "name\nZed Quimby\n"}, ok=201)
     },

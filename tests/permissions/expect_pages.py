@@ -337,6 +337,23 @@ PAGES = {
     },
     "role-revoke": {"POST": WRITE(DIRECTOR, r.grant("A"), mixed=(MIXED_DIRECTOR, r.grant("B")))},
     "event-history": {"GET": GET(ANY_ROLE, r.play)},
+    "team-add": {
+        "POST": WRITE(
+            DIRECTOR,
+            r.reg,
+            {"name_1": "Tess Able", "name_2": "Ugo Bell", "new_players": "on"},
+            prepare=r.doubles,
+        )  # fmt: skip
+    },
+    "team-pair-up": {
+        "POST": WRITE(
+            DIRECTOR,
+            r.reg,
+            lambda w: {"first": w.A.extra.reg_checked_in.pk, "second": w.A.extra.reg_registered.pk},
+            prepare=r.doubles,
+        )
+    },
+    "team-draw": {"POST": WRITE(DIRECTOR, r.reg, prepare=r.doubles)},
     "entries-import": {"POST": WRITE(DIRECTOR, r.reg, {"text": "name\nZed Quimby\n"})},
     "event-close-registration": {"POST": WRITE(DIRECTOR, r.reg)},
     "event-check-in": {"GET": GET(DIRECTOR, r.reg)},

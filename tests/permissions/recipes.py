@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from tournaments.forms import EventSettingsForm
-from tournaments.models import Club, Entry, Game, Match, Playoff, Table
+from tournaments.models import Club, Entry, Event, Game, Match, Playoff, Table
 from tournaments.services.links import entry_token_revoke
 from tournaments.services.playoffs_corrections import match_clock_start
 from tournaments.services.results import card_line_report, game_close
@@ -249,6 +249,16 @@ def start_clock(w):
     for side in (w.A, w.B):
         m = Match.objects.get(pk=side.extra.match.pk)
         match_clock_start(match=m, absent=m.entry_b, user=side.director)
+
+
+def doubles(w):
+    """Each side's registration event plays in teams of two (the style is a setting)."""
+    Event.objects.filter(pk__in=[w.A.reg.pk, w.B.reg.pk]).update(style=Event.Style.DOUBLES)
+
+
+TEAM = {
+    "players": [{"name": "Tess Able", "new_player": True}, {"name": "Ugo Bell", "new_player": True}]
+}
 
 
 def new_link(w):

@@ -141,6 +141,9 @@ class EntrySerializer(serializers.ModelSerializer):
     club = serializers.CharField(source="player.home_club.name", read_only=True, allow_null=True)
     email = serializers.CharField(read_only=True, help_text="for this event; empty if none")
     phone = serializers.CharField(read_only=True, help_text="for this event; empty if none")
+    team_name = serializers.CharField(
+        source="team.name", read_only=True, allow_null=True, help_text="a doubles partner's team"
+    )
 
     class Meta:
         model = Entry
@@ -158,6 +161,8 @@ class EntrySerializer(serializers.ModelSerializer):
             "email",
             "phone",
             "report_token",
+            "team",
+            "team_name",
             "created_at",
         ]
         read_only_fields = fields
@@ -273,6 +278,10 @@ class TableRowSerializer(serializers.Serializer):
     first_entry_id = serializers.IntegerField()
     second = serializers.CharField()
     second_entry_id = serializers.IntegerField()
+    first_team_id = serializers.IntegerField(allow_null=True, help_text="doubles: the team")
+    first_partners = serializers.ListField(child=serializers.CharField(), help_text="doubles")
+    second_team_id = serializers.IntegerField(allow_null=True, help_text="doubles: the team")
+    second_partners = serializers.ListField(child=serializers.CharField(), help_text="doubles")
 
 
 class NameRowSerializer(serializers.Serializer):
@@ -281,7 +290,8 @@ class NameRowSerializer(serializers.Serializer):
     name = serializers.CharField()
     entry_id = serializers.IntegerField()
     table = serializers.IntegerField(allow_null=True)
-    opponent = serializers.CharField()
+    opponent = serializers.CharField(help_text="the other player, or in doubles the other team")
+    team = serializers.CharField(help_text="doubles: the player's own team; else empty")
 
 
 class PairingsSerializer(serializers.Serializer):

@@ -55,7 +55,7 @@ class HistoryLineSerializer(serializers.ModelSerializer):
 
     position = serializers.IntegerField(source="seat.position")
     entry_id = serializers.IntegerField(source="seat.entry_id")
-    name = serializers.CharField(source="seat.entry.name")
+    name = serializers.CharField(source="seat.entry.entrant_name", help_text="doubles: the team")
     entered_by = serializers.CharField(source="entered_by.username", allow_null=True, default=None)
     kind = serializers.CharField(help_text=KIND_HELP)
 
@@ -296,7 +296,7 @@ class TableSeatSerializer(serializers.Serializer):
 
     position = serializers.IntegerField(source="seat.position")
     entry_id = serializers.IntegerField(source="seat.entry_id")
-    name = serializers.CharField(source="seat.entry.name")
+    name = serializers.CharField(source="seat.entry.entrant_name", help_text="doubles: the team")
     reported = StoredLineSerializer(allow_null=True)
     verified = StoredLineSerializer(allow_null=True)
     current = StoredLineSerializer(allow_null=True)
@@ -376,7 +376,11 @@ class StandingsRowSerializer(serializers.Serializer):
 
     rank = serializers.IntegerField()
     entry_id = serializers.IntegerField()
-    name = serializers.CharField()
+    name = serializers.CharField(help_text="the player, or in a doubles event the team")
+    team_id = serializers.IntegerField(
+        default=None, allow_null=True, help_text="doubles: the team ranked here; else null"
+    )
+    partners = serializers.CharField(default="", help_text='doubles: "Ann and Bob"; else empty')
     game_points = serializers.IntegerField()
     games_won = serializers.IntegerField()
     games_played = serializers.IntegerField()

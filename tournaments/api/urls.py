@@ -11,6 +11,7 @@ from tournaments.api import (
     jobs,
     roles,
     sanctioning,
+    teams,
 )
 
 EVENT = "events/<num:event_id>/"
@@ -35,6 +36,8 @@ urlpatterns = [
         name="api-event-close-registration",
     ),
     path(f"{EVENT}entries/", entries.EntryListView.as_view(), name="api-entry-list"),
+    path(f"{EVENT}teams/", teams.TeamListView.as_view(), name="api-team-list"),
+    path(f"{EVENT}teams/draw/", teams.PartnersDrawView.as_view(), name="api-partners-draw"),
     path(f"{EVENT}entries/import/", entries.EntriesImportView.as_view(), name="api-entry-import"),
     path(
         "entries/<num:entry_id>/check-in/",

@@ -17,6 +17,9 @@ Terms:
   so the director knows it was not imported.
 - overflowing row: a row with filled cells past the last header, most often a name with a
   comma in it that was not quoted ("Smith, John"); reading it would silently cut the name.
+- teams (a doubles event): a "Team" column gives each row's team (two rows share a team's
+  name), or a "Partner" column (with "Partner ACC #") puts both partners on one row
+  (``TEAM_FIELDS``); a row has them only when the list has those columns.
 Nothing here touches the database; ``services.entries_import`` turns rows into entries.
 """
 
@@ -28,11 +31,21 @@ import re
 from dataclasses import dataclass, field
 
 FIELDS = ("name", "acc_number", "club", "email", "phone")
+TEAM_FIELDS = ("team", "partner", "partner_acc_number")
 DELIMITERS = ",;\t"
 SNIFF_SAMPLE = 4096  # enough rows to tell; the sniffer slows with the square of it
 
 _ALIASES = {
-    "name": ("name", "player", "player name", "players name", "full name", "player s name"),
+    "name": (
+        "name",
+        "player",
+        "player name",
+        "players name",
+        "full name",
+        "player s name",
+        "player 1",
+        "first player",
+    ),
     "first_name": ("first name", "first", "firstname", "given name", "forename"),
     "last_name": ("last name", "last", "lastname", "surname", "family name"),
     "acc_number": (
@@ -53,6 +66,17 @@ _ALIASES = {
         "membership#",
     ),
     "club": ("club", "home club", "club name", "clubs"),
+    "team": ("team", "team name", "pair", "pair name"),
+    "partner": ("partner", "partner name", "partner s name", "player 2", "second player"),
+    "partner_acc_number": (
+        "partner acc",
+        "partner acc#",
+        "partner acc number",
+        "partner acc no",
+        "partner member number",
+        "player 2 acc",
+        "player 2 acc#",
+    ),
     "email": ("email", "e mail", "email address", "e mail address", "mail"),
     "phone": (
         "phone",
@@ -174,6 +198,7 @@ def _values(cells: list[str], found: dict[str, int]) -> dict[str, str]:
         return " ".join(cells[index].split()) if index is not None and index < len(cells) else ""
 
     values = {target: cell(target) for target in FIELDS}
+    values.update({target: cell(target) for target in TEAM_FIELDS if target in found})
     if not values["name"]:
         values["name"] = " ".join(p for p in (cell("first_name"), cell("last_name")) if p)
     return values

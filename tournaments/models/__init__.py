@@ -3,7 +3,7 @@
 from tournaments.models.account_links import AccountLink
 from tournaments.models.audit import AuditEntry
 from tournaments.models.clubs import Club, ClubAward, ClubRole, NightCard
-from tournaments.models.events import ENTRANT_NAME, Entry, Event, EventRole
+from tournaments.models.events import ENTRANT_NAME, Entry, Event, EventRole, Team
 from tournaments.models.games import Game, Seat, Table
 from tournaments.models.idempotency import KeptAnswer
 from tournaments.models.invitations import Invitation
@@ -58,5 +58,6 @@ __all__ = [
     "StandingsSnapshot",
     "Table",
     "TableEmail",
+    "Team",
     "TiePlayoff",
 ]

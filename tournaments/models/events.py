@@ -17,6 +17,11 @@
   at once; for ten minutes, while nobody has used the new one, the director can undo that and
   the old printed card works again (``previous_report_token``, ``token_replaced_at``,
   ``token_used_at``).
+- style: how an event is played: ``singles`` (one player a side), ``doubles`` or
+  ``canadian_doubles`` (two partners a side, seated opposite).
+- team: two entries of one doubles event who play as partners; the unit that is paired and
+  ranked. Each partner keeps their own entry: player record, ACC number, private link and
+  check-in. ``partner_draw_seed`` is the seed of the event's last blind draw of partners.
 """
 
 from __future__ import annotations
@@ -49,6 +54,11 @@ class Event(models.Model):
         QUALIFYING = "qualifying", "Qualifying round"
         PLAYOFFS = "playoffs", "Playoffs"
         FINISHED = "finished", "Finished"
+
+    class Style(models.TextChoices):
+        SINGLES = "singles", "Singles"
+        DOUBLES = "doubles", "Doubles"
+        CANADIAN_DOUBLES = "canadian_doubles", "Canadian Doubles"
 
     class PairingMode(models.TextChoices):
         RANDOM = "random", "Random (no repeat opponents)"
@@ -93,6 +103,9 @@ class Event(models.Model):
         default=0,
         help_text="raised when a director makes a new check-in code: the older codes stop working",
     )
+    partner_draw_seed = models.BigIntegerField(
+        null=True, blank=True, help_text="the seed of the last blind draw of partners"
+    )
     rated_at = models.DateTimeField(
         null=True, blank=True, help_text="its games are in the players' skill ratings"
     )
@@ -120,6 +133,7 @@ class Event(models.Model):
     )
 
     # Settings: every event-dependent rule.
+    style = models.CharField(max_length=20, choices=Style.choices, default=Style.SINGLES)
     qualifying_games = models.PositiveSmallIntegerField(
         default=22, validators=[MinValueValidator(1), MaxValueValidator(60)]
     )
@@ -184,6 +198,7 @@ class Event(models.Model):
     )
 
     SETTINGS = (
+        "style",
         "qualifying_games",
         "max_meetings",
         "target_score",
@@ -220,6 +235,11 @@ class Event(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @property
+    def in_teams(self) -> bool:
+        """Whether entrants play as teams of two (doubles, Canadian Doubles)."""
+        return self.style != self.Style.SINGLES
+
 
 class EventRole(models.Model):
     class Role(models.TextChoices):
@@ -241,9 +261,29 @@ class EventRole(models.Model):
 
 
 # The entrant's name as a query path from an entry (ordering, values, annotations). With
-# ``Entry.name`` and ``Entry.players`` it is the entrant seam: today an entry is one player;
-# a doubles team will change these three, and the pages, exports and e-mails follow.
+# ``Entry.name`` and ``Entry.players`` it is the entrant seam for one person's entry; a team's
+# name and players come from ``Team`` and ``selectors.entrants`` (``entrant_of``).
 ENTRANT_NAME = "player__name"
+
+
+class Team(models.Model):
+    """Two entries of a doubles event playing as partners (see the module)."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="teams")
+    name = models.CharField(max_length=200)
+    drawn = models.BooleanField(default=False, help_text="made by the blind draw of partners")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.name} in {self.event}"
+
+    @property
+    def players(self) -> list[Player]:
+        """The partners, in the order they were entered."""
+        return [entry.player for entry in self.members.order_by("id").select_related("player")]
 
 
 class Entry(models.Model):
@@ -254,6 +294,14 @@ class Entry(models.Model):
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entries")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    team = models.ForeignKey(
+        Team,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="members",
+        help_text="the partners this entry plays with, in a doubles event",
+    )
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.REGISTERED)
     joined_from_game = models.PositiveSmallIntegerField(default=1)
     withdrawn_after_game = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -299,6 +347,12 @@ class Entry(models.Model):
     def players(self) -> list[Player]:
         """The people who play as this entry."""
         return [self.player]
+
+    @property
+    def entrant_name(self) -> str:
+        """What this entry plays as, where a team plays (the bracket, the results): its team's
+        name in a doubles event (select ``team`` with it), else ``name``."""
+        return self.team.name if self.team_id else self.name
 
     def plays_in(self, number: int) -> bool:
         """Whether this entry is in the field of game ``number``."""

@@ -3,11 +3,14 @@
 - game: game ``number`` (1..qualifying_games) of an event's qualifying round: every active
   entry plays one opponent at a numbered table, or sits out. ``seed`` makes its pairing
   reproducible: pairing the same field with the same seed gives the same tables.
-- table: two seats, numbered 1..T within the game. Its ``status`` follows the result: open until
+- table: two seats (four at a doubles table: partners opposite, 1 & 3 against 2 & 4),
+  numbered 1..T within the game. Its ``status`` follows the result: open until
   both card lines agree (verified), or flagged for a cross-checker when they disagree or one is
   missing when the director closes the game.
 - seat: one entry's place in one game: at a table (position 1 deals or cuts first), or the
-  game's sit-out (no table).
+  game's sit-out (no table; a sitting-out team's partners are positions 1 and 3).
+- card seat: where a table's result is written: position 1 or 2 (a doubles team writes its card
+  on its first partner's seat, ``core.pairing_teams``), or a sit-out's first seat.
 """
 
 from django.db import models
@@ -79,12 +82,22 @@ class Seat(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["game", "entry"], name="seat_once_per_game"),
             models.UniqueConstraint(fields=["table", "position"], name="seat_position_once"),
+            # One sit-out a game: one player (no position), or a team's two partners (1, 3).
             models.UniqueConstraint(
-                fields=["game"], condition=Q(table__isnull=True), name="one_sit_out_per_game"
+                fields=["game"],
+                condition=Q(table__isnull=True, position__isnull=True),
+                name="one_sit_out_per_game",
+            ),
+            models.UniqueConstraint(
+                fields=["game", "position"],
+                condition=Q(table__isnull=True),
+                name="one_sitting_out_team_per_game",
             ),
             models.CheckConstraint(
-                condition=(Q(table__isnull=True) & Q(position__isnull=True))
-                | (Q(table__isnull=False) & Q(position__in=[1, 2])),
+                condition=(
+                    Q(table__isnull=True) & (Q(position__isnull=True) | Q(position__in=[1, 3]))
+                )
+                | (Q(table__isnull=False) & Q(position__in=[1, 2, 3, 4])),
                 name="seat_at_table_has_position",
             ),
         ]

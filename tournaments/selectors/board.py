@@ -94,14 +94,14 @@ def board_for_game(*, game: Game, now: datetime | None = None) -> Board:
     """Every table of ``game`` with its players, their reports and when each was last heard;
     the silence alarm. Two queries and one cache read, whatever the field."""
     rows = game_board(game=game)
-    heard = heard_many(tokens=[link for row in rows for link in row.links])
+    heard = heard_many(tokens=[link for row in rows for side in row.links for link in side])
     tables = [
         BoardTable(
             table=row.table,
             state=row.state,
             seats=[
-                BoardSeat(position, name, line, heard.get(link))
-                for position, (name, line, link) in enumerate(
+                BoardSeat(position, name, line, _newest(heard, side))
+                for position, (name, line, side) in enumerate(
                     zip(row.players, row.reported, row.links, strict=True), start=1
                 )
             ],
@@ -116,6 +116,11 @@ def board_for_game(*, game: Game, now: datetime | None = None) -> Board:
         last_heard=newest,
         silence=_silence(game, tables, newest, now or timezone.now()),
     )
+
+
+def _newest(heard: dict, links: tuple[str, ...]) -> datetime | None:
+    """When the side was last heard: its player, or the later of two partners."""
+    return max((heard[link] for link in links if link in heard), default=None)
 
 
 def _silence(

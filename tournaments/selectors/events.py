@@ -13,7 +13,7 @@ from tournaments.selectors.people import person_name
 
 
 def entries_of_event_qs() -> QuerySet[Entry]:
-    return Entry.objects.select_related("player__home_club")
+    return Entry.objects.select_related("player__home_club", "team")
 
 
 def entries_of_event(*, event: Event) -> QuerySet[Entry]:

@@ -275,7 +275,8 @@ def event_final_results(*, event: Event) -> FinalResults:
     )
     mrp = _mrp_by_entry(event, kind, results)
     field = Entry.objects.filter(event=event)
-    names = entrants.entry_names(entries=field)
+    # A doubles team's row is its first partner's entry, named by the team.
+    names = (entrants.entry_team_names if event.in_teams else entrants.entry_names)(entries=field)
     people = {
         pk: (names[pk], acc, player)
         for pk, acc, player in field.values_list("pk", "player__acc_number", "player_id")

@@ -13,19 +13,30 @@ VISIBLE_TO_ALL = (Game.Status.PUBLISHED, Game.Status.CLOSED)
 
 @dataclass(frozen=True)
 class TableRow:
+    """One table. At a doubles table ``first`` and ``second`` are the two teams (the entry ids
+    are of the partner at position 1 and 2), with each team's id and partners."""
+
     number: int
     first: str  # deals or cuts first
     first_entry_id: int
     second: str
     second_entry_id: int
+    first_team_id: int | None = None
+    first_partners: tuple[str, ...] = ()
+    second_team_id: int | None = None
+    second_partners: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class NameRow:
+    """One player's line: ``opponent`` is the other player, or the other team; in a doubles
+    event ``team`` is the player's own team's name."""
+
     name: str
     entry_id: int
     table: int | None  # None: sits out
     opponent: str
+    team: str = ""
 
 
 @dataclass(frozen=True)
@@ -58,27 +69,74 @@ def table_get(*, event: Event, number: int, table_number: int) -> Table | None:
     )
 
 
+def _side(seats: list[Seat]) -> dict:
+    """One side of a table: a player (one seat) or a team (the partners' two seats)."""
+    team = seats[0].entry.team if len(seats) > 1 else None  # selected with the seats
+    if team is None:
+        return {"name": seats[0].entry.name, "entry_id": seats[0].entry_id}
+    return {
+        "name": team.name,
+        "entry_id": seats[0].entry_id,
+        "team_id": team.pk,
+        "partners": tuple(seat.entry.name for seat in seats),
+    }
+
+
+def _table_row(number: int, seats: list[Seat]) -> TableRow:
+    first = _side(seats[0::2])  # positions 1 (and 3)
+    second = _side(seats[1::2])  # positions 2 (and 4)
+    return TableRow(
+        number,
+        first["name"],
+        first["entry_id"],
+        second["name"],
+        second["entry_id"],
+        first.get("team_id"),
+        first.get("partners", ()),
+        second.get("team_id"),
+        second.get("partners", ()),
+    )
+
+
+def _name_rows(table: TableRow, seats: list[Seat]) -> list[NameRow]:
+    if table.first_team_id is None:
+        return [
+            NameRow(table.first, table.first_entry_id, table.number, table.second),
+            NameRow(table.second, table.second_entry_id, table.number, table.first),
+        ]
+    rows = []
+    for index, seat in enumerate(seats):
+        own, other = (table.first, table.second) if index % 2 == 0 else (table.second, table.first)
+        rows.append(NameRow(seat.entry.name, seat.entry_id, table.number, other, own))
+    return rows
+
+
 def game_pairings(*, game: Game) -> Pairings:
-    """Tables in number order and every player alphabetically, in one query."""
+    """Tables in number order and every player alphabetically, in one query. A doubles table
+    names its two teams and their partners (``selectors.entrants``)."""
     seats = (
         Seat.objects.filter(game=game)
-        .select_related("table", "entry__player")
+        .select_related("table", "entry__player", "entry__team")
         .order_by("table__number", "position")
     )
     by_table: dict[int, list[Seat]] = {}
-    sit_out = None
+    sitting_out: list[Seat] = []
     for seat in seats:
         if seat.table_id is None:
-            sit_out = NameRow(seat.entry.name, seat.entry_id, None, "")
+            sitting_out.append(seat)
         else:
             by_table.setdefault(seat.table.number, []).append(seat)
-    tables = [
-        TableRow(n, a.entry.name, a.entry_id, b.entry.name, b.entry_id)
-        for n, (a, b) in sorted(by_table.items())
-    ]
-    names = [NameRow(t.first, t.first_entry_id, t.number, t.second) for t in tables]
-    names += [NameRow(t.second, t.second_entry_id, t.number, t.first) for t in tables]
-    if sit_out:
-        names.append(sit_out)
+    tables = [_table_row(n, table_seats) for n, table_seats in sorted(by_table.items())]
+    names = [row for t in tables for row in _name_rows(t, by_table[t.number])]
+    sit_out = None
+    if sitting_out:
+        side = _side(sitting_out)
+        sit_out = NameRow(side["name"], side["entry_id"], None, "")
+        if side.get("team_id"):
+            names += [
+                NameRow(s.entry.name, s.entry_id, None, "", side["name"]) for s in sitting_out
+            ]
+        else:
+            names.append(sit_out)
     names.sort(key=lambda row: (row.name.casefold(), row.entry_id))
     return Pairings(game=game, tables=tables, sit_out=sit_out, by_name=names)

@@ -66,7 +66,13 @@ def _verified_wins(side: str) -> Count:
 
 def matches_with_scores() -> QuerySet[Match]:
     return Match.objects.select_related(
-        "entry_a__player", "entry_b__player", "winner__player", "absent__player"
+        "entry_a__player",
+        "entry_b__player",
+        "winner__player",
+        "absent__player",
+        "entry_a__team",
+        "entry_b__team",
+        "winner__team",
     ).annotate(wins_a=_verified_wins("a"), wins_b=_verified_wins("b"))
 
 

@@ -33,10 +33,12 @@ from scoring.games import CardLine as EngineLine
 from scoring.games import lines_reciprocal
 from tournaments.models import CardLine, Entry, Event, Match, Notice, Seat, Table
 from tournaments.selectors.compiled import Compiled
+from tournaments.selectors.entrants import Entrant, entrant_of
 from tournaments.selectors.events import event_scoring_settings
 from tournaments.selectors.playoffs import entry_current_match
 from tournaments.selectors.report_match import MatchState, Settlement, match_state
 from tournaments.selectors.results import CardRow, RunningCard, entry_card, report_refusal
+from tournaments.selectors.team_cards import team_entry_card
 
 Source = CardLine.Source
 SETTLED_BY = {
@@ -91,6 +93,11 @@ class PlayerState:
     @property
     def event(self) -> str:
         return self.entry.event.name
+
+    @property
+    def team(self) -> Entrant | None:
+        """The player's team in a doubles event (its name and both partners), else None."""
+        return entrant_of(self.entry) if self.entry.team_id else None
 
 
 def _engine(line: CardLine) -> EngineLine:
@@ -204,7 +211,7 @@ def _words(table: Table, opponent: str, opponent_status: str, reported, settled,
 
 def player_state(*, entry: Entry) -> PlayerState:
     """Everything the player's page and API show, in a handful of queries."""
-    card = entry_card(entry=entry)
+    card = team_entry_card(entry=entry) if entry.team_id else entry_card(entry=entry)
     seat = card.current
     since = timezone.now() - NOTICES_SHOWN_FOR
     notices = [n for n in _NOTICES.rows(entry.pk) if n.seen_at is None or n.created_at >= since]

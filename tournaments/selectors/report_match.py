@@ -117,7 +117,7 @@ def match_state(*, entry: Entry, match: Match) -> MatchState:
     }  # fmt: skip
     state, words, settled = _words(entry, match, opponent, open_game, done, reported, theirs)
     if match.status == Match.Status.DECIDED:
-        winner = "You" if match.winner_id == entry.pk else match.winner.name
+        winner = "You" if match.winner_id == entry.pk else match.winner.entrant_name
         state, words = "decided", _score(wins, opponent_wins, winner)
     elif match.status == Match.Status.WAITING:
         state, words = "not_known", "Your next opponent is not known yet: this page shows them "

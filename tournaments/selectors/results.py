@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from django.db.models import OuterRef, Q, Subquery
 
+from tournaments.core.pairing_teams import card_position
 from tournaments.models import (
     ENTRANT_NAME,
     CardLine,
@@ -54,13 +55,14 @@ class BoardRow:
     players: list[str]
     reported: list[CardLine | None]
     state: str  # "waiting", "one reported", "disagree", "verified", "flagged"
-    links: tuple[str, ...] = ()  # the players' private links, seat order (when last heard)
+    # Each side's private links, seat order (when last heard): one player's, or both partners'.
+    links: tuple[tuple[str, ...], ...] = ()
 
 
 def game_board(*, game: Game) -> list[BoardRow]:
     """Each table of a game with what has been reported: the director's live board."""
     seats = Seat.objects.filter(game=game, table__isnull=False).select_related(
-        "entry__player", "table"
+        "entry__player", "entry__team", "table"
     )
     lines = CardLine.objects.filter(seat__game=game, kind=CardLine.Kind.REPORTED, current=True)
     by_seat = {line.seat_id: line for line in lines}
@@ -68,19 +70,25 @@ def game_board(*, game: Game) -> list[BoardRow]:
     for seat in sorted(seats, key=lambda s: (s.table.number, s.position)):
         tables.setdefault(seat.table_id, []).append(seat)
     rows = []
-    for pair in tables.values():
-        table = pair[0].table
-        reported = [by_seat.get(seat.pk) for seat in pair]
-        rows.append(
-            BoardRow(
-                table,
-                [s.entry.name for s in pair],
-                reported,
-                _state(table, reported),
-                tuple(s.entry.report_token for s in pair),
-            )
+    for seated in tables.values():
+        table = seated[0].table
+        cards = seated[:2]  # a doubles table's two teams' cards: positions 1 and 2
+        reported = [by_seat.get(seat.pk) for seat in cards]
+        names = [_board_name(seat, seated) for seat in cards]
+        links = tuple(
+            tuple(s.entry.report_token for s in seated if s.position % 2 == card.position % 2)
+            for card in cards
         )
+        rows.append(BoardRow(table, names, reported, _state(table, reported), links))
     return rows
+
+
+def _board_name(card: Seat, seated: list[Seat]) -> str:
+    """A side of the board: the player, or at a doubles table "Team (Ann and Bob)"."""
+    if len(seated) <= 2 or card.entry.team is None:
+        return card.entry.name
+    partners = [s.entry.name for s in seated if s.position % 2 == card.position % 2]
+    return entrants.team_label(card.entry.team.name, partners)
 
 
 def _state(table: Table, reported: list[CardLine | None]) -> str:
@@ -218,7 +226,9 @@ class TableDetail:
 def table_detail_of(*, table: Table) -> TableDetail:
     """The one read model of a table, for its page and the API."""
     table.refresh_from_db(fields=["status", "verified_at"])  # a service may just have changed it
-    seats = list(table.seats.select_related("entry__player").order_by("position"))
+    # The table's two cards (a doubles table's teams' cards: positions 1 and 2).
+    seats = table.seats.filter(position__lte=2).select_related("entry__player", "entry__team")
+    seats = list(seats.order_by("position"))
     lines = table_current_lines(table_id=table.pk)
     reported, verified = lines[CardLine.Kind.REPORTED], lines[CardLine.Kind.VERIFIED]
     return TableDetail(
@@ -239,20 +249,29 @@ def flagged_tables(*, event: Event) -> list[Table]:
 
 
 def unreported_entries(*, game: Game) -> list[int]:
-    """Entries seated at a table of ``game`` who have not reported their line."""
-    reported = CardLine.objects.filter(seat__game=game, kind="reported").values("seat_id")
-    return list(
-        Seat.objects.filter(game=game, table__status=Table.Status.OPEN)
-        .exclude(pk__in=reported)
-        .values_list("entry_id", flat=True)
+    """Entries seated at a table of ``game`` whose card has no report (a doubles partner's is
+    the team's card, ``core.pairing_teams``)."""
+    reported = set(
+        CardLine.objects.filter(seat__game=game, kind="reported").values_list("seat_id", flat=True)
     )
+    seats = list(
+        Seat.objects.filter(game=game, table__status=Table.Status.OPEN).values_list(
+            "pk", "entry_id", "table_id", "position"
+        )
+    )
+    card = {(table, position): pk for pk, _, table, position in seats}
+    return [
+        entry
+        for _, entry, table, position in seats
+        if card.get((table, card_position(position))) not in reported
+    ]
 
 
 def table_history(*, table: Table) -> list[CardLine]:
     """Every line ever entered at a table: old and new values, who, when and why."""
     return list(
         CardLine.objects.filter(seat__table=table)
-        .select_related("seat__entry__player", "entered_by__player")
+        .select_related("seat__entry__player", "seat__entry__team", "entered_by__player")
         .order_by("created_at", "id")
     )
 
@@ -260,7 +279,7 @@ def table_history(*, table: Table) -> list[CardLine]:
 @dataclass(frozen=True)
 class StandingsTable:
     snapshot: StandingsSnapshot | None
-    rows: list[dict]  # snapshot rows with "name" added
+    rows: list[dict]  # snapshot rows with "name" added (and "team_id", "partners" in doubles)
     cut_after: int  # rank position after which the cut line is drawn (0: no cut)
 
 
@@ -269,6 +288,17 @@ def standings_table(*, event: Event) -> StandingsTable:
     snapshot = latest_standings(event=event)
     if snapshot is None:
         return StandingsTable(None, [], 0)
+    if event.in_teams:  # a team's row is its first partner's entry (``selectors.standings``)
+        named = entrants.entry_entrants(entries=Entry.objects.filter(event=event))
+        rows = [
+            {
+                **row,
+                **dict(zip(("name", "team_id", "partners"), named[row["entry_id"]], strict=True)),
+            }
+            for row in snapshot.rows
+            if row["entry_id"] in named
+        ]
+        return StandingsTable(snapshot, rows, snapshot.qualifiers)
     names = entrants.entry_names(entries=Entry.objects.filter(event=event))
     rows = [{**row, "name": names.get(row["entry_id"], "?")} for row in snapshot.rows]
     return StandingsTable(snapshot, rows, snapshot.qualifiers)

@@ -43,6 +43,15 @@ def _status(event: Event) -> SanctionStatus:
             False,
             "",
         )
+    if event.in_teams:
+        return SanctionStatus(
+            "not_sanctionable",
+            f"A {event.get_style_display()} event is not sanctioned: it earns no "
+            "Master Rating Points (ACC doubles satellites carry none), and its results are "
+            "never written to the national ledger.",
+            False,
+            "",
+        )
     if event.sanctioned:
         return SanctionStatus(
             "sanctioned",

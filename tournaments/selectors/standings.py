@@ -7,10 +7,13 @@ cut guard, building the playoff, the ledger) read here. The ranking itself is pu
 
 - *line*: one player's verified result of one game, with the opponent at that table.
 - *entrant*: a player who started the qualifying round (withdrawals included): the field the
-  qualifier ratio is taken of.
+  qualifier ratio is taken of. In a doubles event a team is ranked on its card, kept on its
+  first partner's seat (``core.pairing_teams``): its row is that entry's, named by the team.
 """
 
 from __future__ import annotations
+
+from django.db.models import Q
 
 from tournaments.core.standings import Line, Playoff, Standings, compute_standings
 from tournaments.models import CardLine, Entry, Event, Seat, TiePlayoff
@@ -43,7 +46,8 @@ def standings_lines(*, event: Event) -> list[Line]:
 def _opponents(event: Event) -> dict[tuple[int, int], int]:
     """(table id, entry id) -> the other player at that table."""
     seated: dict[int, list[int]] = {}
-    tables = Seat.objects.filter(game__event=event, table__isnull=False).order_by()
+    tables = Seat.objects.filter(game__event=event, table__isnull=False, position__lte=2)
+    tables = tables.order_by()  # the two cards' seats (a doubles table's teams)
     for table, entry in tables.values_list("table_id", "entry_id"):
         seated.setdefault(table, []).append(entry)
     pairs = {}
@@ -55,9 +59,11 @@ def _opponents(event: Event) -> dict[tuple[int, int], int]:
 
 
 def standings_entrants(*, event: Event) -> list[int]:
-    """Everyone who started the qualifying round, withdrawals included."""
+    """Everyone who started the qualifying round, withdrawals included: in a doubles event
+    each team once, as its first partner's entry (the team's card seat)."""
+    card_seats = Q(seats__position__isnull=True) | Q(seats__position__lte=2)
     return list(
-        Entry.objects.filter(event=event, seats__isnull=False)
+        Entry.objects.filter(card_seats, event=event, seats__isnull=False)
         .distinct()
         .values_list("pk", flat=True)
     )

@@ -147,7 +147,7 @@ def _bracket(event: Event) -> tuple[WallRound, ...]:
 
 def _match(m: Match) -> WallMatch:
     def side(seed, entry, wins) -> WallSide:
-        name = entry.name if entry else ""
+        name = entry.entrant_name if entry else ""
         return WallSide(
             seed if entry else None, name, wins, bool(entry) and m.winner_id == entry.pk
         )

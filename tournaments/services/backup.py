@@ -35,7 +35,7 @@ VERSION = 2
 
 SECTIONS = (
     "format", "version", "exported_at", "include_tokens", "users", "clubs", "players", "event",
-    "roles", "entries", "games", "tie_playoffs", "judge_calls", "rulings", "playoff",
+    "roles", "entries", "teams", "games", "tie_playoffs", "judge_calls", "rulings", "playoff",
     "standings", "notices", "audit", "ledger", "night_cards", "club_awards",
 )  # fmt: skip
 
@@ -80,8 +80,9 @@ EVENT = Section(
 )  # fmt: skip
 SETTINGS_FIELDS = Event.SETTINGS
 # Settings added after version 2 was first written: a backup made before one lacks it and is
-# read with the value that held then (before ``judges_per_ruling``, every ruling took two).
-SETTINGS_ADDED = {"judges_per_ruling": 2}
+# read with the value that held then (before ``judges_per_ruling``, every ruling took two;
+# before ``style``, every event was singles).
+SETTINGS_ADDED = {"judges_per_ruling": 2, "style": "singles"}
 MONEY = MONEY_FIELDS
 ROLE = Section(("role",), users=("user",))
 ENTRY = Section(
@@ -89,6 +90,10 @@ ENTRY = Section(
      "email", "phone", "created_at"),
     players=("player",),
 )  # fmt: skip
+# A doubles event's teams, each with its two partners' entry keys ("members"); a backup made
+# before teams has none (``SECTIONS_ADDED``).
+TEAM = Section(("name", "drawn", "created_at"))
+SECTIONS_ADDED = {"teams": []}
 TOKEN_FIELDS = ("report_token", "previous_report_token", "token_replaced_at", "token_used_at")
 GAME = Section(("number", "status", "seed", "paired_at", "published_at", "closed_at"))
 TABLE = Section(("number", "status", "verified_at"))

@@ -56,6 +56,7 @@ from tournaments.models import (
     Seat,
     StandingsSnapshot,
     Table,
+    Team,
     TiePlayoff,
 )
 from tournaments.services import backup as fmt
@@ -130,6 +131,7 @@ def event_export(*, event: Event, include_tokens: bool = False) -> dict[str, Any
             EventRole.objects.filter(event=event).order_by("user__username", "role"), fmt.ROLE
         ),
         "entries": _entries(event, refs, include_tokens),
+        "teams": _teams(event, refs),
         "games": _games(event, refs),
         "tie_playoffs": refs.rows(
             TiePlayoff.objects.filter(event=event).order_by("created_at", "pk"), fmt.TIE_PLAYOFF
@@ -190,6 +192,16 @@ def _entries(event: Event, refs: _Refs, include_tokens: bool) -> list[dict]:
             item.update(plain(row, fmt.TOKEN_FIELDS))
         out.append(item)
     return out
+
+
+def _teams(event: Event, refs: _Refs) -> list[dict]:
+    """A doubles event's teams, each naming its partners' entries."""
+    members = defaultdict(list)
+    teamed = Entry.objects.filter(event=event, team__isnull=False).order_by("pk")
+    for team_id, entry_id in teamed.values_list("team_id", "pk"):
+        members[team_id].append(refs.entry(entry_id))
+    rows = Team.objects.filter(event=event).order_by("pk").values("pk", *fmt.TEAM.columns)
+    return [{**refs.row(row, fmt.TEAM), "members": members[row["pk"]]} for row in rows]
 
 
 def _games(event: Event, refs: _Refs) -> list[dict]:

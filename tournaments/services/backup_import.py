@@ -56,7 +56,7 @@ from django.utils import timezone
 from tournaments.core.clubs import club_key
 from tournaments.core.playoff_lengths import lengths_from_rounds
 from tournaments.errors import Conflict, ServiceError
-from tournaments.models import Club, ClubAward, Entry, Event, EventRole, Player
+from tournaments.models import Club, ClubAward, Entry, Event, EventRole, Player, Team
 from tournaments.presets import PRESETS
 from tournaments.selectors.access import DIRECTOR, club_directs, event_roles
 from tournaments.selectors.clubs import clubs_by_key
@@ -106,6 +106,8 @@ def _check_format(data: Any) -> None:
             field="version",
             code="wrong_version",
         )
+    for name, empty in fmt.SECTIONS_ADDED.items():  # a backup made before this section
+        data.setdefault(name, empty)
     checks.row(data, "", fmt.SECTIONS)  # a dict: see the format's check above
     if not isinstance(data["include_tokens"], bool):
         raise BackupRefusal("include_tokens", "expected true or false.", "not_bool")
@@ -134,6 +136,7 @@ class _Restore(PlayRows):
         self._event()
         self._roles()
         self._entries()
+        self._teams()
         self.games()
         self.playoff()
         self.rulings()  # after the playoff: a ruling may be in a match game
@@ -285,6 +288,30 @@ class _Restore(PlayRows):
             self._refuse_links_in_use([(entry, where) for _, entry, where in rows])
         self.entries = {key: entry for key, entry, _ in rows}
         rows_create(Entry, list(self.entries.values()))
+
+    def _teams(self) -> None:
+        """A doubles event's teams: two entries of this backup each, in one team at most."""
+        made, seen = [], {}
+        for i, data in enumerate(checks.rows(self.data["teams"], "teams")):
+            where = f"teams[{i}]"
+            team = self.build(Team, data, fmt.TEAM, where, extra=("members",), event=self.event)
+            keys = checks.rows(data["members"], f"{where}.members")
+            if len(keys) != 2 or keys[0] == keys[1] or not all(k in self.entries for k in keys):
+                raise BackupRefusal(
+                    f"{where}.members", "expected the keys of two entries of this backup.", "team"
+                )
+            for key in keys:
+                if key in seen:
+                    raise BackupRefusal(f"{where}.members", f"{key} is in {seen[key]} too.", "team")
+                seen[key] = where
+            made.append((team, keys))
+        if made and not self.event.in_teams:
+            raise BackupRefusal("teams", "a singles event has no teams.", "team")
+        rows_create(Team, [team for team, _ in made])
+        for team, keys in made:
+            Entry.objects.filter(pk__in=[self.entries[k].pk for k in keys]).update(team=team)
+            for key in keys:
+                self.entries[key].team = team
 
     def _games_of(self, entry: Entry, where: str) -> None:
         """The games an entry's fields name are games of this event."""

@@ -163,16 +163,22 @@ class PlayRows:
             checks.row(row, here, ("entry", "table", "position", "lines"))
             entry = checks.ref(self.entries, row["entry"], f"{here}.entry", "entry", required=True)
             table, position = None, row["position"]
+            # A doubles table seats four, partners opposite; a sitting-out team sits at 1 and 3.
+            teams = self.event.in_teams
             if row["table"] is not None:
                 table = self.table_at([game.number, row["table"]], f"{here}.table")
-                if type(position) is not int or position not in (1, 2):
+                if type(position) is not int or position not in ((1, 2, 3, 4) if teams else (1, 2)):
+                    said = "1 to 4" if teams else "1 or 2"
                     raise BackupRefusal(
-                        f"{here}.position", "A seat at a table is 1 or 2.", "position"
+                        f"{here}.position", f"A seat at a table is {said}.", "position"
                     )
                 self.seated.setdefault((game.number, table.number), set()).add(entry)
-            elif position is not None:
+            elif position not in ((None, 1, 3) if teams else (None,)):
                 raise BackupRefusal(
-                    f"{here}.position", "The sit-out has no position (null).", "position"
+                    f"{here}.position",
+                    "The sit-out has no position (null)"
+                    + (", or 1 and 3 for a team." if teams else "."),
+                    "position",
                 )
             seats.append((Seat(game=game, entry=entry, table=table, position=position), row, here))
         checks.unique(((s.entry.pk, w) for s, _, w in seats), "This player's seat in this game")

@@ -23,6 +23,7 @@ from scoring.games import CardLine as EngineLine
 from tournaments.errors import ServiceError
 from tournaments.models import CardLine, EventRole, Game, Playoff, Seat, Table, TiePlayoff
 from tournaments.selectors.access import event_roles
+from tournaments.selectors.entrants import entrant_of
 from tournaments.selectors.events import event_scoring_settings
 from tournaments.selectors.results import current_lines, staff_line_source
 from tournaments.selectors.standings import standings_qualifiers
@@ -46,7 +47,10 @@ def _locked(table: Table) -> Table:
 
 
 def _seats(table: Table) -> list[Seat]:
-    return list(table.seats.select_related("entry__player").order_by("position"))
+    """The table's two cards' seats: at a doubles table the teams' first partners (positions
+    1 and 2, ``core.pairing_teams``), where the teams' cards are kept."""
+    seats = table.seats.filter(position__lte=2).select_related("entry__player")
+    return list(seats.order_by("position"))
 
 
 def _lines_state(table: Table, seats: list[Seat]) -> dict[str, dict | None]:
@@ -189,7 +193,7 @@ def table_cross_check(*, table: Table, user) -> tuple[str, ...]:
             a_qualifier=seats[0].entry_id in qualifiers,
             b_qualifier=seats[1].entry_id in qualifiers,
             settings=event_scoring_settings(event=event),
-            names=(seats[0].entry.name, seats[1].entry.name),
+            names=(entrant_of(seats[0].entry).name, entrant_of(seats[1].entry).name),
         )
     except CrossCheckError as exc:
         raise ServiceError(

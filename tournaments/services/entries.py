@@ -50,6 +50,7 @@ class Registration:
     player_id: int | None = None
     new_player: bool = False
     new_club: bool = False  # the director confirmed ``club`` is a club Pegboard lacks
+    team: str = ""  # an imported row's team, keyed by ``teams_import`` (doubles events)
 
 
 class PlayerChoiceNeeded(ServiceError):

@@ -12,7 +12,8 @@
   club is made (clubs are public): the director answers, by name, "new" (make the club),
   "none" (leave the players' club empty) or a known club's id.
 Each row is entered by the rules of one entry (``entries``); every bad row is reported at once
-and nothing is saved.
+and nothing is saved. In a doubles event a "Team" or "Partner" column makes the list's teams
+(``teams_import``).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from tournaments.services.entries import (
     withdrawn_entry_of,
 )
 from tournaments.services.planner import tables_analyze
+from tournaments.services.teams_import import team_registrations, team_row_errors, teams_from_rows
 
 MAX_IMPORT_ROWS = 5000
 MAX_IMPORT_BYTES = 2_000_000
@@ -76,10 +78,13 @@ def _parse_csv(text: str):
         raise ServiceError(f"At most {MAX_IMPORT_ROWS} rows per file.", field="file")
     if not found.rows:
         raise ServiceError("There are no players under the first row.", field="file", code="empty")
-    rows = [
-        (n, Registration(**{k: values[k] for k in player_list.FIELDS})) for n, values in found.rows
-    ]
-    return found, rows
+    rows, team_names = [], {}
+    for n, values in found.rows:
+        regs, team_name = team_registrations(n, values)
+        rows += [(n, reg) for reg in regs]
+        if team_name:
+            team_names.setdefault(regs[0].team, team_name)
+    return found, rows, team_names
 
 
 def _already_entered(
@@ -229,6 +234,7 @@ class ImportResult:
     entries: list[Entry]
     skipped: list[tuple[int, str]]
     unused_columns: list[str]
+    teams: int = 0
 
     @property
     def message(self) -> str:
@@ -237,6 +243,8 @@ class ImportResult:
         restored = sum(e.restored for e in self.entries)
         if restored:
             text += f" ({restored} back after a withdrawal)"
+        if self.teams:
+            text += f", {self.teams} team{'s' if self.teams != 1 else ''} made"
         if self.skipped:
             names = [name for _, name in self.skipped]
             text += f", {len(names)} already entered (skipped): {', '.join(names[:NAMED])}"
@@ -262,25 +270,30 @@ def entries_import_csv(
     who a name without an ACC number is: a player id, or "new"; rows that may be a known
     player and have no answer are asked about first; so are club names no club has (``clubs``
     answers them by name: "new", "none" or a club id)."""
-    found, rows = _parse_csv(text)
+    found, rows, team_names = _parse_csv(text)
     with transaction.atomic():
         locked = Event.objects.select_for_update().get(pk=event.pk)
         skipped, fresh = _already_entered(locked, rows)
         errors = [(n, f, m) for n, reg in fresh for f, m in registration_problems(reg)]
         errors += [(n, "cells", OVERFLOW) for n in found.overflowing]
         errors += _duplicates(fresh) + _acc_clashes(locked, fresh)
+        errors += team_row_errors(locked, rows)
         if errors:
             raise ImportRowErrors(errors, columns=found.columns, skipped=skipped)
-        entries = []
+        made = []
         for n, reg in _with_choices(locked, fresh, matches or {}, clubs or {}):
             try:
-                entries.append(entry_add_unaudited(locked, reg, check_in=check_in))
+                made.append((reg, entry_add_unaudited(locked, reg, check_in=check_in)))
             except ServiceError as exc:
                 errors.append((n, exc.field or "name", exc.message))
         if errors:
             raise ImportRowErrors(errors, columns=found.columns, skipped=skipped)
-        result = ImportResult(entries=entries, skipped=skipped, unused_columns=found.unused)
-        if entries:
+        entries = [entry for _, entry in made]
+        teams = teams_from_rows(locked, rows, made, team_names)
+        result = ImportResult(
+            entries=entries, skipped=skipped, unused_columns=found.unused, teams=len(teams)
+        )
+        if entries or teams:
             tables_analyze(models=[Entry, Player])  # a field entered in one go
             audit_record(
                 event=locked,
@@ -288,6 +301,10 @@ def entries_import_csv(
                 kind=Kind.ENTRIES,
                 action="entries_import_csv",
                 summary=f"From a file: {result.message}",
-                after={"players": [e.name for e in entries], "check_in": check_in},
+                after={
+                    "players": [e.name for e in entries],
+                    "teams": [t.name for t in teams],
+                    "check_in": check_in,
+                },
             )
     return result

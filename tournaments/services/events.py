@@ -131,6 +131,7 @@ def event_update_settings(*, event: Event, user, **changes: Any) -> Event:
     for key, value in changes.items():
         setattr(event, key, value)
     event_settings_check({key: getattr(event, key) for key in Event.SETTINGS})
+    _check_style(event)
     _check_judges_setting(event)
     event.playoff_best_of = lengths_of(event.playoff_best_of)
     if event.stage == Event.Stage.QUALIFYING:
@@ -148,6 +149,27 @@ def event_update_settings(*, event: Event, user, **changes: Any) -> Event:
         after={k: after[k] for k in changed},
     )
     return event
+
+
+def _check_style(event: Event) -> None:
+    """A doubles event earns no Master Rating Points, so it is never sanctioned; an event with
+    teams stays in teams."""
+    if event.in_teams and event.sanctioned:
+        raise ServiceError(
+            "This event is sanctioned, and a doubles event earns no Master Rating Points (ACC "
+            "satellites carry none). Make a separate doubles event, or ask the ACC office to "
+            "withdraw the sanction first.",
+            field="style",
+            code="doubles_sanctioned",
+        )
+    teams = 0 if event.in_teams else event.teams.count()
+    if teams:
+        raise ServiceError(
+            f"This event has {teams} team{'s' if teams != 1 else ''}: it stays a doubles event. "
+            "Make a separate singles event for players entered alone.",
+            field="style",
+            code="has_teams",
+        )
 
 
 def _check_judges_setting(event: Event) -> None:

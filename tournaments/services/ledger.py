@@ -110,6 +110,8 @@ def event_finalise_request(*, event: Event, user) -> Job:
 
 
 def _finalised_summary(event: Event) -> str:
+    if event.in_teams:
+        return "Results finalised, kept on Pegboard: a doubles event earns no Master Rating Points"
     if not event.sanctioned:
         return "Results finalised, kept on Pegboard: the event is not sanctioned"
     if mrp_by_hand(event):
@@ -145,8 +147,8 @@ def _award_rows(event: Event) -> list[MrpAward] | None:
     bracket = bracket_of(playoff)
     if bracket.champion is None:
         return None
-    if not event.sanctioned or mrp_by_hand(event):
-        return []
+    if not event.sanctioned or event.in_teams or mrp_by_hand(event):
+        return []  # a doubles event earns no MRPs, even if once sanctioned as singles
     standings = standings_live(event=event)
     results = qualifier_results(
         playoff=playoff,

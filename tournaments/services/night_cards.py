@@ -5,16 +5,20 @@ lines. When every game of the night is paired, published and verified at every t
 player's card (``NightCard``) is written from their verified lines (a sit-out's line counts,
 as on the paper card), with the Grass Roots points of the club's rule, and the night is
 finished. Written again after a later correction: the cards are replaced, so the season
-standings follow. Running it twice writes the same cards.
+standings follow. Running it twice writes the same cards. A night played in pairs gives each
+partner a card with the team's results.
 """
 
 from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterator
 
 from django.db import transaction
 from django.db.models import Count, Q, Sum
 
 from tournaments.core.seasons import RULES, season_of
-from tournaments.models import CardLine, Event, Game, NightCard, Table
+from tournaments.models import CardLine, Entry, Event, Game, NightCard, Table
 from tournaments.services.jobs import job_enqueue
 
 
@@ -40,11 +44,30 @@ def _totals(event_ids: list[int]):
     )
 
 
+def _with_partners(rows) -> Iterator[dict]:
+    """Each card's row; in a night played in pairs, the same row again for the partner: a team
+    keeps its card on its first partner's seat (``core.pairing_teams``), and each partner's
+    night card gets the team's game points."""
+    rows = list(rows)
+    entries = [row["seat__entry_id"] for row in rows]
+    team_of = dict(
+        Entry.objects.filter(pk__in=entries, team__isnull=False).values_list("pk", "team_id")
+    )
+    partners = defaultdict(list)
+    others = Entry.objects.filter(team_id__in=set(team_of.values())).exclude(pk__in=entries)
+    for pk, team, player in others.values_list("pk", "team_id", "player_id"):
+        partners[team].append((pk, player))
+    for row in rows:
+        yield row
+        for pk, player in partners.get(team_of.get(row["seat__entry_id"]), []):
+            yield {**row, "seat__entry_id": pk, "seat__entry__player_id": player}
+
+
 def night_cards_write(*, event: Event) -> int:
     """Write the night's cards if it is complete (see the module); returns how many."""
     if event.kind != Event.Kind.CLUB_NIGHT or event.club_id is None or not night_complete(event):
         return 0
-    totals = _totals([event.pk])
+    totals = _with_partners(_totals([event.pk]))
     NightCard.objects.filter(event=event).delete()  # replaced whole: a correction may move any
     if event.stage != Event.Stage.FINISHED:
         event.stage = Event.Stage.FINISHED
@@ -77,9 +100,9 @@ def night_cards_rebuild_all(*, progress=None, job=None) -> dict:
     same cards ``night_cards_write`` gives night by night, written in bulk."""
     club_nights = Event.objects.filter(kind=Event.Kind.CLUB_NIGHT, club__isnull=False)
     nights = {e.pk: e for e in _complete_nights(club_nights)}
-    totals = _totals(list(nights))
+    totals = _with_partners(_totals(list(nights)).iterator(chunk_size=20_000))
     cards = []
-    for row in totals.iterator(chunk_size=20_000):
+    for row in totals:
         event = nights[row["seat__game__event_id"]]
         card = _card(event, row)
         if card is not None:

@@ -2,7 +2,8 @@
 
 ``game_pairings_request`` checks the request and starts a job; the job calls
 ``game_pairings_generate``, which loads the field and the history, asks the pure pairing core
-(``tournaments.core.pairing``) and saves tables and seats in one transaction. The game's seed is
+(``tournaments.core.pairing``) and saves tables and seats in one transaction; a doubles event's
+teams are paired the same way, four seats a table (``core.pairing_teams``). The game's seed is
 chosen when it is requested and stored, so running the job again gives the same tables, and a
 game that already has tables is left alone: the job is idempotent.
 """
@@ -19,8 +20,10 @@ from django.utils import timezone
 
 from tournaments.core.keep_apart import pair_game_keeping_apart
 from tournaments.core.pairing import GamePairing, PairingImpossible
+from tournaments.core.pairing_teams import team_history, team_sit_out_seats, team_table_seats
 from tournaments.errors import ServiceError
 from tournaments.models import Entry, Event, Game, Job, KeepApart, Seat, Table
+from tournaments.selectors.entrants import team_ids_of_entries, teams_in_game
 from tournaments.selectors.events import entries_in_game, pairing_records
 from tournaments.selectors.games import game_pairings
 from tournaments.services.audit import Kind, audit_record
@@ -101,66 +104,122 @@ def _history(event: Event, before: int) -> list[GamePairing]:
     return history
 
 
+def _entry_field(event: Event, number: int) -> tuple[list[int], list[GamePairing], dict | None]:
+    field = [entry.pk for entry in entries_in_game(event=event, number=number)]
+    records = None
+    if event.pairing_mode != "random":
+        records = pairing_records(event=event, entry_ids=field)
+    return field, _history(event, number), records
+
+
+def _team_field(event: Event, number: int) -> tuple[list[int], list[GamePairing], dict | None]:
+    """A doubles game's units: the teams both of whose partners play it (``pairing_teams``)."""
+    partners = teams_in_game(event=event, number=number)
+    seats = Seat.objects.filter(game__event=event, game__number__lt=number).values_list(
+        "game__number", "table__number", "position", "entry_id"
+    )
+    history = team_history(seats, team_ids_of_entries(event=event))
+    records = None
+    if event.pairing_mode != "random":  # partners share every result: the first one's record
+        firsts = {team: pair[0] for team, pair in partners.items()}
+        by_entry = pairing_records(event=event, entry_ids=list(firsts.values()))
+        records = {team: by_entry[entry] for team, entry in firsts.items()}
+    return list(partners), history, records
+
+
 def game_pairings_generate(*, event_id: int, number: int, progress: Progress) -> dict[str, Any]:
-    """The pairing job's work. Raises PairingImpossible with the director's explanation."""
+    """The pairing job's work. Raises PairingImpossible with the director's explanation.
+
+    A doubles event pairs its teams (``core.pairing_teams``): the core sees team ids."""
     event = Event.objects.get(pk=event_id)
     game = Game.objects.get(event=event, number=number)
     if game.status != Game.Status.NOT_PAIRED:
         return {"tables": game.tables.count(), "already_paired": True}
     progress(10, f"Loading the field for game {number}")
-    field = [entry.pk for entry in entries_in_game(event=event, number=number)]
-    history = _history(event, number)
-    progress(30, f"Pairing {len(field)} players")
-    keep_apart = list(KeepApart.objects.filter(event=event).values_list("entry_a_id", "entry_b_id"))
-    kept = pair_game_keeping_apart(
-        keep_apart=keep_apart,
-        active=field,
-        history=history,
-        games_remaining=event.qualifying_games - number + 1,
-        seed=game.seed,
-        max_meetings=event.max_meetings,
-        mode=event.pairing_mode,
-        records=pairing_records(event=event, entry_ids=field)
-        if event.pairing_mode != "random"
-        else None,
-    )
+    field, history, records = (_team_field if event.in_teams else _entry_field)(event, number)
+    unit = "teams" if event.in_teams else "players"
+    progress(30, f"Pairing {len(field)} {unit}")
+    keep_apart = _keep_apart(event)
+    try:
+        kept = pair_game_keeping_apart(
+            keep_apart=keep_apart,
+            active=field,
+            history=history,
+            games_remaining=event.qualifying_games - number + 1,
+            seed=game.seed,
+            max_meetings=event.max_meetings,
+            mode=event.pairing_mode,
+            records=records,
+        )
+    except PairingImpossible as exc:
+        if not event.in_teams:
+            raise
+        raise PairingImpossible(f"In doubles each team counts as one player here: {exc}") from None
     pairing = kept.pairing
     progress(80, "Saving the tables")
-    _save(game, pairing)
-    result = {"tables": len(pairing.tables), "sit_out": pairing.sit_out, "players": len(field)}
+    partners = teams_in_game(event=event, number=number) if event.in_teams else None
+    _save(game, pairing, partners)
+    result = {"tables": len(pairing.tables), "sit_out": pairing.sit_out, unit: len(field)}
     if keep_apart:
-        result["keep_apart"] = _keep_apart_words(kept, len(keep_apart))
+        result["keep_apart"] = _keep_apart_words(kept, len(keep_apart), event)
     return result
 
 
-def _keep_apart_words(kept, pairs: int) -> str:
+def _keep_apart(event: Event) -> list[tuple[int, int]]:
+    """The event's keep-apart pairs as the pairing core sees its units: entries, or in doubles
+    the two players' teams (partners of one team are never kept apart from each other)."""
+    pairs = list(KeepApart.objects.filter(event=event).values_list("entry_a_id", "entry_b_id"))
+    if not event.in_teams:
+        return pairs
+    team_of = team_ids_of_entries(event=event)
+    teams = {(team_of.get(a), team_of.get(b)) for a, b in pairs}
+    return sorted((a, b) for a, b in teams if a is not None and b is not None and a != b)
+
+
+def _keep_apart_words(kept, pairs: int, event: Event) -> str:
     """What the pairing's result says of the keep-apart pairs (the job page shows it)."""
     if not kept.met:
         return f"All {pairs} keep-apart pairs are kept apart."
-    names = {e.pk: e.name for e in Entry.objects.filter(pk__in={p for m in kept.met for p in m})}
-    meet = "; ".join(f"{names[a]} and {names[b]}" for a, b in kept.met)
+    if event.in_teams:
+        teams = {t.pk: t.name for t in event.teams.filter(pk__in={p for m in kept.met for p in m})}
+        meet = "; ".join(f"{teams[a]} and {teams[b]}" for a, b in kept.met)
+    else:
+        ids = {p for m in kept.met for p in m}
+        names = {e.pk: e.name for e in Entry.objects.filter(pk__in=ids)}
+        meet = "; ".join(f"{names[a]} and {names[b]}" for a, b in kept.met)
     return (
         f"The field left no way to keep every pair apart for the rest of the round: {meet} "
         "meet in this game."
     )
 
 
+def _seats(game: Game, tables: list[Table], pairing: GamePairing, partners) -> list[Seat]:
+    if partners is None:
+        placed = [list(enumerate(pair, start=1)) for pair in pairing.tables]
+        sit_out = [] if pairing.sit_out is None else [(None, pairing.sit_out)]
+    else:
+        placed = [team_table_seats(partners[a], partners[b]) for a, b in pairing.tables]
+        sit_out = [] if pairing.sit_out is None else team_sit_out_seats(partners[pairing.sit_out])
+    seats = [
+        Seat(game=game, entry_id=entry_id, table=table, position=position)
+        for table, places in zip(tables, placed, strict=True)
+        for position, entry_id in places
+    ]
+    seats += [
+        Seat(game=game, entry_id=entry_id, position=position) for position, entry_id in sit_out
+    ]
+    return seats
+
+
 @transaction.atomic
-def _save(game: Game, pairing: GamePairing) -> None:
+def _save(game: Game, pairing: GamePairing, partners: dict | None = None) -> None:
     game = Game.objects.select_for_update().get(pk=game.pk)
     if game.status != Game.Status.NOT_PAIRED:
         return
     tables = Table.objects.bulk_create(
         Table(game=game, number=n) for n in range(1, len(pairing.tables) + 1)
     )
-    seats = [
-        Seat(game=game, entry_id=entry_id, table=table, position=position)
-        for table, pair in zip(tables, pairing.tables, strict=True)
-        for position, entry_id in enumerate(pair, start=1)
-    ]
-    if pairing.sit_out is not None:
-        seats.append(Seat(game=game, entry_id=pairing.sit_out))
-    Seat.objects.bulk_create(seats)
+    Seat.objects.bulk_create(_seats(game, tables, pairing, partners))
     game.status = Game.Status.PAIRED
     game.paired_at = timezone.now()
     game.save(update_fields=["status", "paired_at"])

@@ -2,7 +2,9 @@
 
 - rated event: an event whose games are in the ratings: a club night once its last game is
   verified, a weekend event once its final is decided (its qualifying games, then its playoff
-  games). ``Event.rated_at`` marks it.
+  games). ``Event.rated_at`` marks it. A doubles event is left out: a team's result is not one
+  player's (issue 26 item 5: rating two against two waits for the backtest in
+  ``bench/ratings.py``).
 - rated game: a verified game with one winner and one loser, played at a table or in a match.
   Not rated: sit-outs, administrative results (a ruling's forfeit, the no-show clock), void
   games, and tables whose two verified lines are both losses (Rule 12.2 case e).
@@ -160,7 +162,8 @@ def _points(book: RatingBook, event: Event, players: Iterable[int]) -> list[Rati
 
 
 def _rateable() -> list[Event]:
-    events = Event.objects.filter(stage=Event.Stage.FINISHED).order_by("starts_on", "pk")
+    events = Event.objects.filter(stage=Event.Stage.FINISHED, style=Event.Style.SINGLES)
+    events = events.order_by("starts_on", "pk")
     return sorted(events, key=lambda e: (_played_on(e), e.pk))
 
 
@@ -195,6 +198,8 @@ def ratings_recompute_all(*, progress: Progress | None = None, job: Job | None =
 def ratings_update_event(*, event_id: int, job: Job | None = None, progress=None) -> dict:
     """The rating job for one finished event (see the module for when it recomputes all)."""
     event = Event.objects.get(pk=event_id)
+    if event.in_teams:
+        return {"rated": False, "why": "a doubles event is left out of the ratings"}
     if event.stage != Event.Stage.FINISHED:  # reopened by a correction: out of the ratings
         if event.rated_at is None:
             return {"rated": False, "why": "not finished"}

@@ -18,8 +18,8 @@ the engine's line, ``agreed_lines``; the same lock), run as:
 
 Plus BEGIN and COMMIT. The answer is built from what the transaction holds
 (``selectors.report.report_saved``), never read again. Anything else (an unknown link, no game,
-a sit-out) is not a report this path takes: ``report_by_link`` returns None and the caller takes
-the general path, which names the reason.
+a sit-out, a doubles table, where a report goes on the team's card) is not a report this path
+takes: ``report_by_link`` returns None and the caller takes the general path.
 """
 
 from __future__ import annotations
@@ -125,6 +125,8 @@ def _still_saved(saved: _Saved | None) -> _Saved | None:
 def _report(token, won, spread, game_number, key, print_, status) -> _Saved | None:
     seat = _LOCKED_SEAT.first(token)
     if seat is None:
+        return None
+    if seat.game.event.in_teams:  # a doubles table: the team's card (``card_line_report``)
         return None
     table, entry = seat.table, seat.entry
     table.game = seat.game

@@ -1,5 +1,6 @@
 """Card lines: reported by players (or for them), verified when the two cards agree, flagged
-for a cross-check when they do not (settling them is in ``corrections``).
+for a cross-check when they do not (settling them is in ``corrections``). At a doubles table
+the two cards are the two teams': each is kept on the team's first partner's seat.
 
 Every line is checked by the engine (``scoring.games``) before it is stored; an impossible line
 is refused with the engine's message and never saved. Writes to one table's lines hold a lock on
@@ -20,6 +21,7 @@ from scoring.games import (
     lines_reciprocal,
     validate_card_line,
 )
+from tournaments.core.pairing_teams import card_position
 from tournaments.errors import ServiceError
 from tournaments.models import CardLine, Game, Notice, Seat, Table
 from tournaments.selectors.compiled import Compiled
@@ -66,6 +68,18 @@ def _locked_table(seat: Seat) -> Table:
     if seat.table_id is None:
         raise ServiceError("A sit-out has no game to report.", code="sit_out")
     return _LOCKED_TABLE.first(seat.table_id)
+
+
+def _card_seat(seat: Seat) -> Seat:
+    """The seat whose card a report writes: its own, or at a doubles table the team's card on
+    the first partner's seat, so either partner reports the team's result
+    (``core.pairing_teams.card_position``) and the two teams' cards are checked as two."""
+    position = card_position(seat.position)
+    if position == seat.position:
+        return seat
+    return Seat.objects.select_related("game__event", "entry").get(
+        table_id=seat.table_id, position=position
+    )
 
 
 def line_replace(seat: Seat, kind: str, line: EngineLine, *, source: str, user, reason: str):
@@ -172,7 +186,9 @@ def card_line_report(
     game_number: int | None = None,
 ) -> CardLine:
     """A player's (or a director's, from a paper card) "I won / I lost by N": the line is
-    recorded for ``seat`` and the game verified if the two cards now agree.
+    recorded for ``seat`` (a doubles partner's on their team's card, ``_card_seat``: the later
+    report of two partners replaces the earlier, which is kept) and the game verified if the
+    two cards now agree.
 
     ``game_number`` is the game the player was looking at: if the next game was posted since,
     the line is refused rather than saved against the wrong game. The seat is read once, the
@@ -181,8 +197,9 @@ def card_line_report(
     table = _locked_table(seat)
     report_allowed(seat, table, game_number, by_player=source == Source.PLAYER)
     line, _ = line_preview(event=seat.game.event, won=won, spread=spread)
+    card = _card_seat(seat)
     reported = line_replace(
-        seat, CardLine.Kind.REPORTED, line_checked(seat, line), source=source, user=user, reason=""
+        card, CardLine.Kind.REPORTED, line_checked(seat, line), source=source, user=user, reason=""
     )
     _verify_if_agreed(table, user)
     return reported

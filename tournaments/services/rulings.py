@@ -20,6 +20,7 @@ player; *opponent* is the offender's opponent at the table or in the match (see
 from __future__ import annotations
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from scoring.games import SIDES, other_side
@@ -53,17 +54,21 @@ from tournaments.services.rulings_outcome import FIGURES, MatchSide, RulingAsk, 
 
 
 def _seats(table: Table | None, match: Match | None) -> list[Seat] | list[MatchSide]:
-    """The two sides, "a" first: a table's seats, or a match's players."""
+    """The two sides, "a" first: a table's seats, or a match's players. At a doubles table the
+    sides are the two teams, by their cards' seats (positions 1 and 2, ``core.pairing_teams``)."""
     if table is not None:
-        return list(table.seats.select_related("entry__player").order_by("position"))
+        seats = table.seats.filter(position__lte=2).select_related("entry__player")
+        return list(seats.order_by("position"))
     entries = Entry.objects.select_related("player").in_bulk([match.entry_a_id, match.entry_b_id])
     return [MatchSide(entries[match.entry_a_id]), MatchSide(entries[match.entry_b_id])]
 
 
 def _offender(seats, offender_entry, where: str):
+    offender_id = getattr(offender_entry, "pk", offender_entry)
+    team = Entry.objects.filter(pk=offender_id).values_list("team_id", flat=True).first()
     for index, seat in enumerate(seats):
-        if seat.entry_id == getattr(offender_entry, "pk", offender_entry):
-            return seat, seats[1 - index], SIDES[index]
+        if seat.entry_id == offender_id or (team and seat.entry.team_id == team):
+            return seat, seats[1 - index], SIDES[index]  # a partner offends for their team
     raise ServiceError(
         f"The offender must be one of the two players {where}.",
         field="offender",
@@ -92,7 +97,9 @@ def _check_judges(event, seats, judges, third_judge: bool) -> None:
             code="not_a_judge",
         )
     players = [seat.entry_id for seat in seats]
-    if Entry.objects.filter(pk__in=players, player__user_id__in=ids).exists():
+    teams = [seat.entry.team_id for seat in seats if seat.entry.team_id]
+    playing = Q(pk__in=players) | Q(team_id__in=teams)  # a doubles partner plays it too
+    if Entry.objects.filter(playing, player__user_id__in=ids).exists():
         raise ServiceError(
             "A judge never rules on a game they play in: choose another judge.",
             field="judges",

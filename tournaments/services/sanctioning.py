@@ -55,12 +55,7 @@ def _record(event: Event, user, action: str, summary: str, before: dict) -> None
 def event_sanction_request(*, event: Event, user) -> Event:
     """A director asks the ACC office to sanction the event."""
     event = _locked(event)
-    if event.kind not in SANCTIONABLE:
-        raise ServiceError(
-            f"Only a Main or a Consolation is sanctioned; a {event.get_kind_display().lower()} "
-            "earns no Master Rating Points.",
-            code="not_sanctionable",
-        )
+    _refuse_unsanctionable(event)
     if event.sanctioned:
         raise ServiceError("This event is already sanctioned.", code="already_sanctioned")
     if event.sanction_requested_at is not None:
@@ -73,6 +68,21 @@ def event_sanction_request(*, event: Event, user) -> Event:
     event.save(update_fields=["sanction_requested_at"])
     _record(event, user, "event_sanction_request", "Sanctioning asked of the ACC office", before)
     return event
+
+
+def _refuse_unsanctionable(event: Event) -> None:
+    if event.kind not in SANCTIONABLE:
+        raise ServiceError(
+            f"Only a Main or a Consolation is sanctioned; a {event.get_kind_display().lower()} "
+            "earns no Master Rating Points.",
+            code="not_sanctionable",
+        )
+    if event.in_teams:
+        raise ServiceError(
+            "A doubles event is not sanctioned: it earns no Master Rating Points (ACC doubles "
+            "satellites carry none).",
+            code="not_sanctionable",
+        )
 
 
 @transaction.atomic
@@ -117,8 +127,7 @@ def _decide(event: Event, user, *, decision: str, note: str) -> dict:
 def event_sanction_grant(*, event: Event, user, note: str = "") -> Event:
     """The ACC office sanctions the event (asked for or not)."""
     event = _locked(event)
-    if event.kind not in SANCTIONABLE:
-        raise ServiceError("Only a Main or a Consolation is sanctioned.", code="not_sanctionable")
+    _refuse_unsanctionable(event)
     if event.sanctioned:
         raise ServiceError("This event is already sanctioned.", code="already_sanctioned")
     before = _decide(event, user, decision="granted", note=note)

@@ -3,8 +3,9 @@
 Every game is played by the engine's simulator (``scoring.simulate_game``), so each card line is
 a real cribbage result. Both players report every game; a few write a different spread on their
 card (the cross-check settles them), a few tables get a judges' ruling, and the playoffs are
-reported game by game until there is a champion. Used by ``manage.py simulate_event``, the demo
-data of ``make run`` and the end-to-end test.
+reported game by game until there is a champion. A doubles event is played by teams of two,
+either partner reporting the team's card. Used by ``manage.py simulate_event``, the demo data
+of ``make run`` and the end-to-end test.
 """
 
 from __future__ import annotations
@@ -20,17 +21,23 @@ from scoring import simulate_game
 from scoring.games import CardLine as EngineLine
 from tournaments.errors import ServiceError
 from tournaments.models import Club, Event, EventRole, Game, Job, Match, Player, Table
+from tournaments.selectors.entrants import entrant_of
 from tournaments.selectors.results import current_lines
 from tournaments.services.clubs import club_night_create
 from tournaments.services.corrections import table_correct, table_cross_check
 from tournaments.services.entries import Registration, entry_register
-from tournaments.services.events import event_close_registration, event_create
+from tournaments.services.events import (
+    event_close_registration,
+    event_create,
+    event_update_settings,
+)
 from tournaments.services.pairings import game_pairings_request, game_publish
 from tournaments.services.playoffs import playoff_build_request
 from tournaments.services.playoffs_matches import match_game_report
 from tournaments.services.results import card_line_report, game_close
 from tournaments.services.roles import event_role_grant
 from tournaments.services.rulings import ruling_record
+from tournaments.services.teams import team_register
 
 FIRST = (
     "Ada",
@@ -100,25 +107,37 @@ def event_simulate(
     rulings: int = 2,
     club: Club | None = None,
     played_on: date | None = None,
+    style: str = Event.Style.SINGLES,
 ) -> SimulationReport:
     """Run a whole event (a club night of ``club`` when given, made from the club's
-    defaults); ``stop_after_game`` leaves it in progress after that game."""
+    defaults); ``stop_after_game`` leaves it in progress after that game. A doubles or
+    Canadian Doubles ``style`` enters ``players`` // 2 teams (the doubles satellite preset
+    unless another is given) and each table's result is reported by a partner of each team,
+    chosen at random."""
     rng = random.Random(seed)
     if club is not None:
         event = club_night_create(club=club, user=director, played_on=played_on or date.today())
+        if style != Event.Style.SINGLES:  # a night in pairs, of the length asked
+            event = event_update_settings(
+                event=event, user=director, style=style, qualifying_games=games
+            )
         games = event.qualifying_games
     else:
+        if style != Event.Style.SINGLES and preset == "acc-main":
+            preset = "acc-doubles-satellite"
         event = event_create(
             user=director, name=name or f"Simulated weekend {seed}", preset=preset,
             qualifying_games=games, published=True, qualifier_ratio=4, starts_on=played_on,
+            style=style,
         )  # fmt: skip
     report = SimulationReport(event=event)
-    for player_name in player_names(players, rng):
-        known = Player.objects.filter(name=player_name, merged_into__isnull=True).first()
-        registration = Registration(  # the director confirms a player seen before
-            name=player_name, player_id=known.pk if known else None, new_player=known is None
-        )
-        entry_register(event=event, registration=registration, check_in=True, user=director)
+    registrations = [_registration(player_name) for player_name in player_names(players, rng)]
+    if event.in_teams:
+        for first, second in zip(registrations[0::2], registrations[1::2], strict=False):
+            team_register(event=event, players=[first, second], check_in=True, user=director)
+    else:
+        for registration in registrations:
+            entry_register(event=event, registration=registration, check_in=True, user=director)
     event_close_registration(event=event, user=director)
     judges = _judges(event, seed, director)
     last = games if stop_after_game is None else min(games, stop_after_game)
@@ -128,6 +147,13 @@ def event_simulate(
         _play_playoffs(event, director, rng, report)
     event.refresh_from_db()
     return report
+
+
+def _registration(player_name: str) -> Registration:
+    known = Player.objects.filter(name=player_name, merged_into__isnull=True).first()
+    return Registration(  # the director confirms a player seen before
+        name=player_name, player_id=known.pk if known else None, new_player=known is None
+    )
 
 
 def _judges(event: Event, seed: int, director) -> list:
@@ -169,7 +195,10 @@ def _played_spread(rng: random.Random, target: int = 121) -> int:
 
 
 def _report_table(table: Table, rng: random.Random, disagree: bool) -> None:
-    first, second = table.seats.order_by("position")
+    seats = list(table.seats.order_by("position"))
+    # Each side reports from one phone: the player, or either partner of a doubles team
+    # (positions 1 and 3 against 2 and 4).
+    first, second = rng.choice(seats[0::2]), rng.choice(seats[1::2])
     winner, loser = (first, second) if rng.random() < 0.5 else (second, first)
     spread = _played_spread(rng)
     card_line_report(seat=winner, won=True, spread=spread)
@@ -180,7 +209,7 @@ def _report_table(table: Table, rng: random.Random, disagree: bool) -> None:
 
 def _ruling(table: Table, judges: list, director, rng: random.Random) -> None:
     """A renege called mid-game, then the game played out and both cards agree."""
-    first, _ = table.seats.order_by("position")
+    first = table.seats.order_by("position").first()
     ruling_record(
         table=table, code="renege", offender_entry=first.entry, score_before_offender=70,
         score_before_opponent=64, judges=judges, entered_by=director, reneged_cards=1,
@@ -196,7 +225,8 @@ def _settle(table: Table, director) -> None:
         # Rule 12.2 has no case for these cards: the director corrects from the winner's card.
         reported = current_lines(table=table, kind="reported")
         winner, line = next((s, v) for s, v in reported.items() if v.game_points > 0)
-        loser = next(seat.pk for seat in table.seats.all() if seat.pk != winner)
+        cards = table.seats.filter(position__lte=2)  # a doubles table's teams' cards
+        loser = next(seat.pk for seat in cards if seat.pk != winner)
         lines = {
             winner: EngineLine(line.game_points, line.plus, 0),
             loser: EngineLine(0, 0, line.plus),
@@ -225,7 +255,7 @@ def _play_playoffs(event: Event, director, rng: random.Random, report: Simulatio
     event.refresh_from_db()
     champion = Match.objects.filter(playoff__event=event).order_by("-round").first()
     if champion and champion.winner_id:
-        report.champion = champion.winner.name
+        report.champion = entrant_of(champion.winner).name  # a doubles team by its name
 
 
 def _next_match(event: Event) -> Match | None:

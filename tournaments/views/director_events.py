@@ -36,6 +36,7 @@ from tournaments.selectors.waiting import event_waiting
 from tournaments.services import events as event_services
 from tournaments.services.links import token_undo_refusal
 from tournaments.views.refusals import refusal_on_form
+from tournaments.views.teams_context import teams_context
 
 
 @login_required
@@ -85,6 +86,7 @@ def dashboard_context(event, **forms):
         "keep_apart": list(event.keep_apart.select_related("entry_a__player", "entry_b__player")),
         "waiting": event_waiting(event=event),
         "mrp_note": event_sanction_status(event=event).mrp_note,
+        **teams_context(event, **forms),
     }
 
 

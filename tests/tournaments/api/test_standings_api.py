@@ -53,6 +53,8 @@ def test_standings_list_every_player_with_their_record(
         "rank": 1,
         "entry_id": results[1][0],
         "name": event.entries.get(pk=results[1][0]).player.name,
+        "team_id": None,  # a doubles event's rows name the team and its partners
+        "partners": "",
         "game_points": 3,
         "games_won": 1,
         "games_played": 1,

@@ -43,6 +43,7 @@ from tournaments.services import (
     rulings,
     rulings_match,
     sanctioning,
+    teams,
     waitlist,
     weekends,
     withdrawals,
@@ -169,6 +170,12 @@ NOT_STAFF_ACTIONS = {
     "account_link_end": "recorded on its AccountLink",
     "acc_number_clash": "a check",
     "entry_add_unaudited": "part of entry_register and entries_import_csv",
+    "team_make_unaudited": "part of team_register, team_form and the import",
+    "teams_allowed": "a check",
+    "team_state": "formats a team for the history",
+    "team_registrations": "reads a row of a list",
+    "team_row_errors": "a check",
+    "teams_from_rows": "part of entries_import_csv, recorded by it",
     "registration_problems": "a check",
     "withdrawn_entry_of": "reads",
     "clean_acc_number": "checks a value",
@@ -252,6 +259,14 @@ def world(event_in_play, qualified_event, django_capture_on_commit_callbacks):  
             director = UserFactory()
             event = EventFactory(director=director)
             EntryFactory.create_batch(10, event=event)
+            event.director = director
+            return event
+
+        @staticmethod
+        def doubles():
+            director = UserFactory()
+            event = EventFactory(director=director, style="doubles")
+            EntryFactory.create_batch(4, event=event)
             event.director = director
             return event
 
@@ -438,6 +453,23 @@ SCENARIOS = {
         lambda: entries.entry_register(
             event=e, registration=entries.Registration(name="New One"), user=e.director
         ),
+    ),
+    "team_register": lambda w: (
+        (e := w.doubles()),
+        lambda: teams.team_register(
+            event=e,
+            players=[entries.Registration(name="Ann Ash"), entries.Registration(name="Bo Birch")],
+            user=e.director,
+        ),
+    ),
+    "team_form": lambda w: (
+        (e := w.doubles()),
+        lambda: teams.team_form(event=e, entries=list(e.entries.all()[:2]), user=e.director),
+    ),
+    "partners_draw": lambda w: (
+        (e := w.doubles()),
+        e.entries.update(status=Entry.Status.CHECKED_IN),
+        lambda: teams.partners_draw(event=e, user=e.director, seed=7),
     ),
     "entries_import_csv": lambda w: (
         (e := w.registering()),

@@ -14,6 +14,7 @@ SECTIONS = {
     m.Event: fmt.EVENT,
     m.EventRole: fmt.ROLE,
     m.Entry: fmt.ENTRY,
+    m.Team: fmt.TEAM,
     m.Game: fmt.GAME,
     m.Table: fmt.TABLE,
     m.CardLine: fmt.CARD_LINE,
@@ -34,8 +35,9 @@ SECTIONS = {
     m.ClubAward: fmt.CLUB_AWARD,
 }
 EXTRA = {
-    # Tokens only when the director asks; the Consolation's link e-mail is this database's mail.
-    m.Entry: {*fmt.TOKEN_FIELDS, "link_emailed_at"},
+    # Tokens only when the director asks; the Consolation's link e-mail is this database's mail;
+    # an entry's team is written by hand, as the team's members.
+    m.Entry: {*fmt.TOKEN_FIELDS, "link_emailed_at", "team"},
     m.Seat: {"game", "entry", "table", "position"},  # a game's seats, written by hand
     m.StandingsSnapshot: {"rows", "cut_tie"},  # entry ids turned into keys by hand
     # The record's own contact and account are the person's, not the event's: a backup carries
@@ -59,6 +61,8 @@ EXTRA = {
         # The check-in code is derived from the event's id here: a restored event has a new
         # id, so a new code, and no older code of its own to refuse.
         "check_in_code_version",
+        # The blind draw's seed: the teams it made are copied, the draw is not made again.
+        "partner_draw_seed",
     },  # fmt: skip
 }
 STRUCTURE = {"id", "event", "game", "seat", "playoff", "match", "match_game", "table"}

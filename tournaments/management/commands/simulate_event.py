@@ -4,6 +4,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from tournaments.demo import demo_director
 from tournaments.errors import ServiceError
+from tournaments.models import Event
 from tournaments.services.simulation import event_simulate
 
 
@@ -22,10 +23,20 @@ class Command(BaseCommand):
         parser.add_argument(
             "--stop-after-game", type=int, help="leave the event in progress after this game"
         )
+        parser.add_argument(
+            "--style",
+            choices=[style.value for style in Event.Style],
+            default=Event.Style.SINGLES.value,
+            help="doubles or canadian_doubles: --players players in teams of two (a doubles "
+            "satellite: no Master Rating Points)",
+        )
 
     def handle(self, *args, **options):
         if options["players"] < 2 or options["games"] < 1:
             raise CommandError("--players must be at least 2 and --games at least 1.")
+        in_teams = options["style"] != Event.Style.SINGLES
+        if in_teams and (options["players"] < 4 or options["players"] % 2):
+            raise CommandError("A doubles event needs an even number of players, 4 or more.")
         director, _ = demo_director()
         try:
             report = event_simulate(
@@ -35,6 +46,7 @@ class Command(BaseCommand):
                 director=director,
                 name=options["name"],
                 stop_after_game=options["stop_after_game"],
+                style=options["style"],
             )
         except ServiceError as exc:
             raise CommandError(exc.message) from None
