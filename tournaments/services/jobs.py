@@ -25,6 +25,7 @@ Faults are normal, and the row is the truth:
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import socket
@@ -77,28 +78,25 @@ def job_enqueue(
     one is returned too: work that must happen once (pairing a game) never queues a second run.
     """
     task_registered(name=task)
-    if key:
-        statuses = Job.UNFINISHED if join_running else (Job.Status.PENDING,)
-        existing = Job.objects.filter(kind=kind, key=key, status__in=statuses).first()
-        if existing:
-            if _unsent(existing, timezone.now()):  # the broker was down: try again now
-                transaction.on_commit(lambda: job_dispatch(job=existing))
-            return existing
-    try:
-        with transaction.atomic():
-            job = Job.objects.create(
-                kind=kind, key=key, created_by=created_by, task=task, task_kwargs=task_kwargs
-            )
-    except IntegrityError:  # another transaction made it first
-        existing = Job.objects.filter(kind=kind, key=key, status=Job.Status.PENDING).first()
-        if existing is None:  # and it was taken since: this request needs a job of its own
-            return job_enqueue(
-                kind=kind, task=task, key=key, created_by=created_by,
-                join_running=join_running, **task_kwargs,
-            )  # fmt: skip
-        return existing
-    transaction.on_commit(lambda: job_dispatch(job=job))
-    return job
+    while True:
+        if key:
+            statuses = Job.UNFINISHED if join_running else (Job.Status.PENDING,)
+            existing = Job.objects.filter(kind=kind, key=key, status__in=statuses).first()
+            if existing:
+                if _unsent(existing, timezone.now()):  # the broker was down: try again now
+                    transaction.on_commit(functools.partial(job_dispatch, job=existing))
+                return existing
+        try:
+            with transaction.atomic():
+                job = Job.objects.create(
+                    kind=kind, key=key, created_by=created_by, task=task, task_kwargs=task_kwargs
+                )
+        except IntegrityError:
+            # Another transaction made it first. Join it; if it was taken since, this request
+            # needs a job of its own: look again.
+            continue
+        transaction.on_commit(functools.partial(job_dispatch, job=job))
+        return job
 
 
 # Jobs that wait a moment after being asked for, still pending, so that the requests of a
