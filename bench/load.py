@@ -264,8 +264,8 @@ def main() -> None:
               f"{autovacuum}")  # fmt: skip
         if autovacuum != "on":
             print(
-                "  (autovacuum is off on this server, unlike production (README): a plan a kept "
-                "connection made while the card lines were empty stays; see bench/poll_plan.py)"
+                "  (autovacuum is off on this server, unlike production (README): the card lines'"
+                " statistics come from the standings job alone; see bench/poll_plan.py)"
             )
         if STEP_SECONDS < 20:
             print(f"  (steps of {STEP_SECONDS:.0f} s: too short to measure a knee; a try-out)")

@@ -99,6 +99,12 @@ def kept_replay(*, entry_id: int, key: str, print_: str) -> Answer | None:
     kept = read_again_on_drop(lambda: KeptAnswer.objects.filter(entry_id=entry_id, key=key).first())
     if kept is None:
         return None
+    return kept_as_replay(kept, print_=print_)
+
+
+def kept_as_replay(kept: KeptAnswer, *, print_: str) -> Answer:
+    """The kept answer to send again, or a 409 ``Conflict`` when the key was used for another
+    report (``print_``)."""
     if kept.fingerprint != print_:
         raise Conflict(
             f"This {HEADER} was already used for another report from this link, and that "

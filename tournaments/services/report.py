@@ -32,19 +32,24 @@ from django.utils import timezone
 
 from scoring.games import CardLine as EngineLine
 from tournaments.errors import ServiceError
-from tournaments.models import ENTRANT_NAME, CardLine, Entry, Seat, Table
+from tournaments.models import ENTRANT_NAME, CardLine, Entry, KeptAnswer, Seat, Table
 from tournaments.selectors.compiled import Compiled
 from tournaments.selectors.report import report_saved
 from tournaments.selectors.results import IN_PLAY
 from tournaments.services.conflicts import retry_on_conflict
-from tournaments.services.idempotency import Answer, kept_answer_add, kept_replay
+from tournaments.services.idempotency import (
+    Answer,
+    kept_answer_add,
+    kept_as_replay,
+    kept_replay,
+)
 from tournaments.services.results import agreed_lines, line_checked, line_preview, report_allowed
 from tournaments.services.standings import standings_follow
 
 REPORTED, VERIFIED = CardLine.Kind.REPORTED, CardLine.Kind.VERIFIED
 
 
-def _locked_seat(token: str):
+def _locked_seat(token: str, key: str):
     latest = (
         Seat.objects.filter(entry_id=OuterRef("entry_id"), game__status__in=IN_PLAY)
         .order_by("-game__number")
@@ -52,10 +57,17 @@ def _locked_seat(token: str):
     )
     return (
         Seat.objects.filter(entry__report_token=token, table__isnull=False, pk=Subquery(latest))
+        .annotate(kept=Subquery(_kept(key).values("pk")[:1]))
         .select_related("entry", "game__event", "table")
         .select_for_update(of=("table",))
         .order_by()
     )
+
+
+def _kept(key: str):
+    """The answer kept for this link and key (a report sent again): read in the same statement,
+    so a phone's second try costs one statement, not a write rolled back."""
+    return KeptAnswer.objects.filter(entry_id=OuterRef("entry_id"), key=key)
 
 
 def _table_cards(table_id: int):
@@ -75,14 +87,16 @@ def _table_cards(table_id: int):
     )
 
 
-_LOCKED_SEAT = Compiled(_locked_seat, str)
+_LOCKED_SEAT = Compiled(_locked_seat, str, str)
 _TABLE_CARDS = Compiled(_table_cards, int)
 
 
 @dataclass(frozen=True)
 class _Saved:
-    answer: dict
-    line_id: int
+    answer: dict | None
+    line_id: int | None
+    replayed: bool = False
+    status: int = 201
 
 
 def report_by_link(
@@ -106,7 +120,9 @@ def report_by_link(
         if replay is None:
             raise
         return replay
-    return None if saved is None else Answer(status, saved.answer)
+    if saved is None:
+        return None
+    return Answer(saved.status if saved.replayed else status, saved.answer, saved.replayed)
 
 
 def kept_replay_by_link(*, token: str, key: str, print_: str) -> Answer | None:
@@ -116,6 +132,8 @@ def kept_replay_by_link(*, token: str, key: str, print_: str) -> Answer | None:
 
 def _still_saved(saved: _Saved | None) -> _Saved | None:
     """After a commit in doubt: the attempt's answer if its line is stored."""
+    if saved is not None and saved.replayed:
+        return saved
     if saved is None or not CardLine.objects.filter(pk=saved.line_id).exists():
         return None
     return saved
@@ -123,9 +141,12 @@ def _still_saved(saved: _Saved | None) -> _Saved | None:
 
 @retry_on_conflict(saved=_still_saved)
 def _report(token, won, spread, game_number, key, print_, status) -> _Saved | None:
-    seat = _LOCKED_SEAT.first(token)
+    seat = _LOCKED_SEAT.first(token, key or "")
     if seat is None:
         return None
+    if seat.kept is not None:  # sent again: the first answer, nothing written
+        replay = kept_as_replay(KeptAnswer.objects.get(pk=seat.kept), print_=print_)
+        return _Saved(replay.body, None, replayed=True, status=replay.status)
     if seat.game.event.in_teams:  # a doubles table: the team's card (``card_line_report``)
         return None
     table, entry = seat.table, seat.entry
