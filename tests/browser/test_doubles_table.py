@@ -43,7 +43,10 @@ def test_partners_report_and_confirm_from_their_own_phones(open_page, live_serve
     partner.get_by_label("By how many points (spread)?").fill("22")
     partner.get_by_role("button", name="Check my result").click()
     partner.get_by_role("button", name="Save this result").click()
-    assert partner.locator(".state").inner_text() == f"Saved. Waiting for {theirs.name} to report."
+    # The page's queue sends it and the live part follows the server's answer.
+    waiting = f"Saved. Waiting for {theirs.name} to report."
+    partner.locator(".state", has_text=waiting).wait_for(timeout=8000)
+    assert partner.locator(".state").inner_text() == waiting
     screenshot(partner, "doubles-partner-waiting")
 
     opponent = open_page(f"{live_server.url}/r/{seats[4].report_token}/")
@@ -52,6 +55,7 @@ def test_partners_report_and_confirm_from_their_own_phones(open_page, live_serve
     opponent.get_by_label("By how many points (spread)?").fill("22")
     opponent.get_by_role("button", name="Check my result").click()
     opponent.get_by_role("button", name="Save this result").click()
+    opponent.locator(".state", has_text="Both cards agree").wait_for(timeout=8000)
     assert "Both cards agree: this game is verified." in opponent.content()
     screenshot(opponent, "doubles-opponent-verified")
 

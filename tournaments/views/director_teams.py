@@ -12,7 +12,7 @@ from tournaments.errors import ServiceError
 from tournaments.forms_teams import PairUpForm, TeamForm
 from tournaments.selectors.access import event_get_for_director
 from tournaments.services.entries import Registration
-from tournaments.services.teams import partners_draw, team_form, team_register
+from tournaments.services.teams import partners_draw, team_form, team_register, teams_allowed
 from tournaments.views.director_events import dashboard_context
 from tournaments.views.teams_context import teams_context
 
@@ -49,6 +49,11 @@ def team_add(request, event_id: int):
 @require_POST
 def team_pair_up(request, event_id: int):
     event = event_get_for_director(event_id=event_id, user=request.user)
+    try:
+        teams_allowed(event)  # a singles event has no players to pair up: say where to change it
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return redirect("event-manage", event_id=event.pk)
     single = teams_context(event)["single"]
     form = PairUpForm(request.POST, single=single)
     if form.is_valid():

@@ -78,6 +78,7 @@ NOT_STAFF_ACTIONS = {
     "standings_follow": "starts a job for a report, whose lines are the record",
     "kept_answer_add": "keeps a report's answer for its replay, no data changed",
     "kept_replay": "reads",
+    "kept_as_replay": "reads (the kept answer to send again)",
     "kept_replay_by_link": "reads",
     "plain": "formats values for a backup",
     "audit_translate": "maps entry references in a backup's history",
