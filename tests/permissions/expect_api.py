@@ -225,7 +225,7 @@ API = {
     },
     # Any account may restore an event it sends (it directs the copy; a club's night only
     # by its club's directors: services.backup_import).
-    "api-event-import": {"POST": AWRITE(API_SIGNED_IN, r.none, r.backup_renamed, ok=201)},
+    "api-event-import": {"POST": AWRITE(API_ADMIN, r.none, r.backup_renamed, ok=201)},
     "api-player": {
         "GET": AGET(PUBLIC, r.player),
         "PATCH": AWRITE(API_PLAYER_RECORD, r.player, {"name": "Pat Renamed"}),

@@ -10,7 +10,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournaments.api.serializers_events import EventDirectorSerializer
-from tournaments.selectors.access import event_get_for_director
+from tournaments.selectors.access import event_get_for_director, event_import_check
 from tournaments.services.backup_export import event_backup_download
 from tournaments.services.backup_import import event_import
 
@@ -48,7 +48,9 @@ class EventBackupView(APIView):
 class EventImportView(APIView):
     """Restore an event here from its backup (the document ``GET /events/<id>/backup/`` gives,
     sent as the body): how an event run on a venue laptop reaches the main site
-    (``manage.py push_event``). The sender directs it here, beside the roles the file names.
+    (``manage.py push_event``). Site administrators only (``event_import_check``): a backup's
+    players join the records of the players known here. The sender directs it here, beside the
+    roles the file names.
     Nothing is saved when it is refused; an event of the same name and date already here is a
     409 ``duplicate`` saying how to go on."""
 
@@ -56,5 +58,6 @@ class EventImportView(APIView):
 
     @extend_schema(request=OpenApiTypes.OBJECT, responses={201: EventDirectorSerializer})
     def post(self, request):
+        event_import_check(user=request.user)
         event = event_import(data=request.data, user=request.user, sender_directs=True)
         return Response(EventDirectorSerializer(event).data, status=status.HTTP_201_CREATED)

@@ -369,3 +369,16 @@ def record_change_get_for_user(*, change_id: int, user) -> RecordChange:
     ):
         raise Http404("No such change.")
     return change
+
+
+def event_import_check(*, user) -> None:
+    """Only a site administrator may restore an event from a backup here: a backup names its
+    players, and one whose ACC number is known here is that player, so a file anyone could
+    send would put made-up games on real players' records and make its sender their event's
+    director. 403 otherwise, saying who may."""
+    if not (user.is_authenticated and user.is_staff):
+        raise PermissionDenied(
+            "Only a site administrator may import an event here: its players' records are "
+            "shared with every event. Ask an administrator of this site to make your account "
+            "staff, or to import the file (manage.py import_event)."
+        )
