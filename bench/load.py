@@ -57,20 +57,9 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-os.environ["DEBUG"] = "false"
-os.environ.setdefault("SECRET_KEY", "bench-only-" + "x" * 50)
-os.environ["DATABASE_URL"] = os.environ.get(
-    "PEGBOARD_BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/pegboard_bench"
-)
-os.environ.pop("CELERY_BROKER_URL", None)  # the set-up here runs its jobs in this process
+import production_django  # noqa: F401  (bench/: Django set up first)
 
-import django  # noqa: E402
-
-django.setup()
-
+# isort: split
 from django.db import connection  # noqa: E402
 from load_gen import Record, Watchers, arrivals, p, submit  # noqa: E402  (bench/)
 from load_setup import event_with_game, statistics_mode, statistics_settle  # noqa: E402
