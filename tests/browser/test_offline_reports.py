@@ -197,6 +197,7 @@ def test_two_players_reports_on_one_phone_stay_apart(phone, live_server, event_i
     assert table.status == Table.Status.VERIFIED
     # Verified once the server says so: the page's own part shows it, then the queue follows.
     theirs.locator(".state-verified").wait_for(timeout=10000)
+    theirs.locator(STATUS, has_text="Both cards agree").wait_for(timeout=10000)
     assert "Both cards agree" in theirs.locator(STATUS).inner_text()
     screenshot(theirs, "offline-verified")
 
