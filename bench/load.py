@@ -61,7 +61,7 @@ import production_django  # noqa: F401  (bench/: Django set up first)
 
 # isort: split
 from django.db import connection  # noqa: E402
-from load_gen import Record, Watchers, arrivals, p, submit  # noqa: E402  (bench/)
+from load_gen import Record, Watchers, arrivals, loop_lag, p, submit  # noqa: E402  (bench/)
 from load_setup import event_with_game, statistics_mode, statistics_settle  # noqa: E402
 from load_stack import Stack, cpu_by_part, fetch, print_cpu  # noqa: E402
 
@@ -109,13 +109,25 @@ async def phase(port, event_id, reports, rate, pollers, lag_after=None):
     record = Record()
     watchers = Watchers(port, event_id, pollers if POLLING else [], record, SPECTATORS)
     clients = watchers.start()
+    lagging = asyncio.ensure_future(loop_lag(record))
     offsets = arrivals(len(reports), rate, random.Random(event_id * 7919 + rate))
     await submit(port, reports, offsets, record)
     lag = None
     if lag_after is not None:
         lag = await standings_lag(port, event_id, lag_after, record)
     await watchers.stop(clients)
+    lagging.cancel()
     return record, lag
+
+
+def print_waits(waits: list[float], record: Record | None = None) -> None:
+    """Where a tail comes from: waiting for a gunicorn worker (server side, from the probe) or
+    the generator's own loop running late (client side)."""
+    line = (f"  waited for a worker: p50 {p(waits, 50):.0f} ms, p99 {p(waits, 99):.0f} ms, "
+            f"max {max(waits, default=0):.0f} ms ({len(waits)} requests)")  # fmt: skip
+    if record is not None:
+        line += f"; generator loop late p99 {p(record.loop_lag, 99):.0f} ms"
+    print(line)
 
 
 def causes(record: Record, stack: Stack, part: str = "web") -> None:
@@ -166,6 +178,7 @@ def pegboard_steps(stack: Stack, director, mode: str) -> int:
         statistics_settle(mode)
         print(f"step {rate}/s: set-up {max(PLAYERS, count)} players "
               f"({time.perf_counter() - started:.0f} s, untimed)")  # fmt: skip
+        since = time.time()
         step, _ = asyncio.run(phase(stack.web_port, event.pk, reports, rate,
                                     polled(reports, everyone)))  # fmt: skip
         lines, verified = stored(event)
@@ -176,6 +189,7 @@ def pegboard_steps(stack: Stack, director, mode: str) -> int:
               f"polls p99 {p(step.polls, 99):.0f} ms, late {step.late}, outstanding "
               f"{step.outstanding}, {len(step.errors)} errors, {count - lines} lines missing, "
               f"{unverified} tables not verified{'' if held else '  <- not held'}")  # fmt: skip
+        print_waits(stack.waits(since, time.time()), step)
         causes(step, stack)
         if not held:
             break
@@ -210,17 +224,19 @@ def limit_steps(stack: Stack) -> int:
 
 
 def burst(stack: Stack, event, reports, everyone):
-    cpu_before, clock = cpu_by_part(stack), time.monotonic()
+    cpu_before, clock, since = cpu_by_part(stack), time.monotonic(), time.time()
     rate = len(reports) / BURST_SECONDS
     record, lag = asyncio.run(phase(stack.web_port, event.pk, reports, rate, everyone,
                                     lag_after=len(reports)))  # fmt: skip
     print_cpu(cpu_before, cpu_by_part(stack), time.monotonic() - clock)
+    print_waits(stack.waits(since, time.time()))
     print(
         f"burst: {len(record.submissions)} reports over ~{BURST_SECONDS:.0f} s, "
         f"p50 {p(record.submissions, 50):.0f} ms, p99 {p(record.submissions, 99):.0f} ms; "
         f"standings page p99 {p(record.pages, 99):.0f} ms ({len(record.pages)}), "
         f"polls p99 {p(record.polls, 99):.0f} ms ({len(record.polls)}); late {record.late}, "
-        f"outstanding {record.outstanding}; standings lag {lag:.1f} s"
+        f"outstanding {record.outstanding}; standings lag {lag:.1f} s; generator loop late "
+        f"p99 {p(record.loop_lag, 99):.0f} ms, max {max(record.loop_lag, default=0):.0f} ms"
     )
     causes(record, stack)
     lines, verified = stored(event)

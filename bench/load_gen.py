@@ -31,6 +31,16 @@ class Record:
     late: int = 0  # page or poll answers that came after the same client's next one was due
     outstanding: int = 0  # page or poll requests unanswered when the phase ended
     last_submission_at: float = 0.0
+    loop_lag: list[float] = field(default_factory=list)  # ms the generator's own loop ran late
+
+
+async def loop_lag(record: Record, every: float = 0.02) -> None:
+    """How late the generator's event loop wakes (ms), every ``every`` s until cancelled: the
+    generator shares the cores with the server, and a late loop reads answers late."""
+    while True:
+        due = time.perf_counter() + every
+        await asyncio.sleep(every)
+        record.loop_lag.append((time.perf_counter() - due) * 1000)
 
 
 def arrivals(count: int, rate: float, rng: random.Random) -> list[float]:

@@ -21,6 +21,8 @@ from django.db import connection
 from tests.smtp_sink import SmtpSink
 
 ROOT = Path(__file__).resolve().parent.parent
+# The product's gunicorn settings plus a probe of how long each request waited for a worker.
+PROBE = str(ROOT / "bench" / "gunicorn_probe.py")
 
 
 # The stack: Redis, gunicorn, a Celery worker
@@ -46,7 +48,9 @@ class Stack:
             f"{s['NAME']}",
             "CELERY_BROKER_URL": f"redis://127.0.0.1:{self.redis_port}/0",
             "STATIC_ROOT": str(self.dir / "static"),
+            "BENCH_PROBE_DIR": str(self.dir / "probe"),
         }
+        (self.dir / "probe").mkdir()
         self.procs: dict[str, subprocess.Popen] = {}
         # Production settings send e-mail by SMTP (never to a log): a real server, here a sink.
         self.mail = SmtpSink()
@@ -62,7 +66,8 @@ class Stack:
         )  # fmt: skip
         extra = shlex.split(os.environ.get("BENCH_GUNICORN_ARGS", ""))
         self._run("web", [sys.executable, "-m", "gunicorn", "config.wsgi:application",
-                          "--bind", f"127.0.0.1:{self.web_port}", *extra])  # fmt: skip
+                          "--config", PROBE, "--bind", f"127.0.0.1:{self.web_port}",
+                          *extra])  # fmt: skip
         self._run("worker", [sys.executable, "-m", "celery", "-A", "config", "worker",
                              "--concurrency", "1", "--loglevel", "WARNING"])  # fmt: skip
         deadline = time.monotonic() + 60
@@ -81,7 +86,8 @@ class Stack:
         and arguments as the product, on the same database."""
         extra = shlex.split(os.environ.get("BENCH_GUNICORN_ARGS", ""))
         self._run("limit", [sys.executable, "-m", "gunicorn", "bench.limit_app.wsgi:application",
-                            "--bind", f"127.0.0.1:{self.limit_port}", *extra])  # fmt: skip
+                            "--config", PROBE, "--bind", f"127.0.0.1:{self.limit_port}",
+                            *extra])  # fmt: skip
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
@@ -99,6 +105,17 @@ class Stack:
 
     def log(self, name: str) -> str:
         return (self.dir / f"{name}.log").read_text(errors="replace")
+
+    def waits(self, since: float, until: float) -> list[float]:
+        """Milliseconds each request sent between ``since`` and ``until`` (wall clock) waited
+        for a gunicorn worker to take it (``bench/gunicorn_probe.py``), both gunicorns."""
+        found = []
+        for path in (self.dir / "probe").glob("wait-*.txt"):
+            for line in path.read_text().splitlines():
+                taken, _, waited = line.partition(" ")
+                if since <= float(taken) - float(waited) / 1000 <= until:
+                    found.append(float(waited))
+        return found
 
     def stop(self) -> None:
         for proc in self.procs.values():
@@ -152,6 +169,8 @@ async def fetch(
     local = (source, 0) if source else None
     reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=local)
     try:
+        # When it was written: bench/gunicorn_probe.py times the wait for a worker from it.
+        lines.append(f"X-Bench-Sent: {time.time():.6f}")
         writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + data)
         await writer.drain()
         raw = await reader.read()
