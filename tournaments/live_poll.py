@@ -9,6 +9,11 @@ ETag) still matches, the answer is a 304 at once. Anything else (no ETag, a chan
 a bad link, a host Django would refuse, plain HTTP that Django would redirect, a database
 error) goes to Django unchanged, which answers as it always does.
 
+Each poll costs one database round trip here: the version query is the connection's health
+check too (``CONN_HEALTH_CHECKS`` would add a ``SELECT 1`` first; a connection that fails the
+query is closed and checked again by Django's own handling, which then answers). A changed
+version is handed to the view in the request (``VERSION_KEY``), so a 200 does not ask again.
+
 A poll that reaches here with a valid link is the phone being heard (``tournaments.heard``: a
 cache write at most every 30 s per link, none in the database), whatever the answer.
 
@@ -22,7 +27,7 @@ import logging
 import re
 
 from django.conf import settings
-from django.db import close_old_connections
+from django.db import close_old_connections, connection
 from django.http.request import split_domain_port, validate_host
 from django.utils.cache import parse_etags
 
@@ -32,6 +37,8 @@ from tournaments.selectors.live import entry_version_by_token
 logger = logging.getLogger(__name__)
 
 POLL = re.compile(r"^/r/([A-Za-z0-9_-]{1,64})/$")
+# Where a version read here waits for the view (a WSGI key no request header can set).
+VERSION_KEY = "pegboard.live_version"
 
 
 def _host_allowed(environ) -> bool:
@@ -59,6 +66,7 @@ def _not_modified(environ) -> str | None:
     if not match or not asked or not _host_allowed(environ) or not _secure_enough(environ):
         return None
     close_old_connections()  # what Django does at each request's start and end
+    connection.health_check_done = True  # the query below is the check (module docstring)
     try:
         version = entry_version_by_token(token=match.group(1))
     except Exception:  # the database is unwell: Django's own handling says so properly
@@ -66,10 +74,14 @@ def _not_modified(environ) -> str | None:
         return None
     finally:
         close_old_connections()
-    if version is not None:
-        heard_record(token=match.group(1))
+    if version is None:
+        return None
+    heard_record(token=match.group(1))
     etag = f'"{version}"'
-    return etag if version is not None and etag in parse_etags(asked) else None
+    if etag in parse_etags(asked):
+        return etag
+    environ[VERSION_KEY] = version
+    return None
 
 
 def with_poll_shortcut(application):

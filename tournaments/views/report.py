@@ -14,6 +14,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 
 from tournaments.errors import Conflict, ServiceError
+from tournaments.live_poll import VERSION_KEY
 from tournaments.models import Notice
 from tournaments.selectors.access import entry_get_by_token
 from tournaments.selectors.account_links import (
@@ -87,8 +88,9 @@ def player_page(request, token: str):
 
 def _player_page(request, token: str):
     if request.method == "GET" and request.GET.get("part") == "live":
-        # A poll: answered 304 from the version alone, the entry loaded only to render.
-        version = entry_version_by_token(token=token)
+        # A poll: answered 304 from the version alone, the entry loaded only to render. The
+        # WSGI shortcut (``live_poll``) hands on the version it read for this request.
+        version = request.META.get(VERSION_KEY) or entry_version_by_token(token=token)
         if version is not None:
             return live_part(
                 request,
@@ -96,7 +98,7 @@ def _player_page(request, token: str):
                 render=lambda: render(
                     request,
                     "tournaments/player/_live.html",
-                    player_page_context(request, entry_get_by_token(token=token)),
+                    live_part_context(entry_get_by_token(token=token)),
                 ),
             )
     entry = read_again_on_drop(lambda: entry_get_by_token(token=token))
@@ -157,22 +159,30 @@ def _report(request, entry, form) -> tuple[dict, int]:
     return {"form": form, "preview": words, "preview_line": line}, 200
 
 
-def player_page_context(request, entry, **extra) -> dict:
-    """The page's context: the one read model (``player_state``) and what the forms need.
-    The live part is polled only on a plain GET: a preview waiting to be confirmed stays put."""
+def live_part_context(entry, **extra) -> dict:
+    """What the live part (``_live.html``) shows: the one read model (``player_state``) and
+    the report form. A poll that changed renders only this."""
     state = player_state(entry=entry)
-    form = ReportForm()
     return {
         "entry": entry,
         "state": state,
         "current": state.current,
         "match": state.match,
-        "form": form,
+        "form": ReportForm(),
         "fresh_key": str(uuid.uuid4()),  # a phone with scripts makes its own (report-key.js)
-        "offline": offline_settings(entry=entry, form=form),  # the phone's queue (issue 25)
+        **extra,
+    }
+
+
+def player_page_context(request, entry, **extra) -> dict:
+    """The whole page's context: the live part's, and what the rest of the page needs. The
+    live part is polled only on a plain GET: a preview waiting to be confirmed stays put."""
+    context = live_part_context(entry, **extra)
+    return {
+        "offline": offline_settings(entry=entry, form=context["form"]),  # the phone's queue
         "link_offer": account_link_offer(entry=entry, user=request.user),
         "live": request.method == "GET",
-        **extra,
+        **context,
     }
 
 

@@ -2,7 +2,7 @@
 request handling, with the ETag Django would send; anything else reaches Django unchanged."""
 
 import pytest
-from django.db import connection
+from django.db import connection, connections
 from django.test import override_settings
 from django.test.utils import CaptureQueriesContext
 
@@ -87,3 +87,45 @@ def test_a_poll_answered_before_django_records_the_phone_heard_without_a_databas
     assert heard_many(tokens=[a.entry.report_token]) == {}
     assert wsgi_get("/r/not-a-link/", etag=etag)[0] == 404
     assert heard_many(tokens=["not-a-link"]) == {}
+
+
+def _version_reads(queries) -> int:
+    return sum('"v_table_line"' in q["sql"] for q in queries)
+
+
+def test_a_changed_poll_reads_its_version_once(seats):
+    """The shortcut hands the version it read on to the view: a 200 does not ask again."""
+    a, b = seats
+    path = f"/r/{a.entry.report_token}/"
+    etag = wsgi_get(path)[1]["ETag"]
+    card_line_report(seat=b, won=False, spread=12)
+    with CaptureQueriesContext(connection) as queries:
+        status, headers, _ = wsgi_get(path, etag=etag)
+    assert status == 200 and headers["ETag"] != etag
+    assert _version_reads(queries) == 1
+    with CaptureQueriesContext(connection) as queries:  # no ETag: the view reads it itself
+        assert wsgi_get(path)[0] == 200
+    assert _version_reads(queries) == 1
+
+
+def test_an_unchanged_poll_is_one_round_trip_without_a_health_check(seats):
+    """With CONN_HEALTH_CHECKS a request's first query is preceded by ``SELECT 1``; the poll's
+    one query is its own check (a connection that fails it goes on to Django's handling)."""
+    a, _ = seats
+    path = f"/r/{a.entry.report_token}/"
+    etag = wsgi_get(path)[1]["ETag"]
+    checks = []
+    conn = connections["default"]
+    usable, enabled = conn.is_usable, conn.health_check_enabled
+    conn.is_usable = lambda: checks.append(1) or usable()
+    conn.health_check_enabled = True
+    try:
+        conn.health_check_done = False  # as at a request's start
+        assert wsgi_get(path, etag=etag)[0] == 304
+        assert checks == []
+        conn.health_check_done = False  # the control: any other first query checks
+        Table.objects.exists()
+        assert checks == [1]
+    finally:
+        del conn.is_usable
+        conn.health_check_enabled = enabled
