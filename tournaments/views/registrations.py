@@ -29,12 +29,14 @@ from tournaments.services.registrations import (
     waitlist_offer_take,
 )
 from tournaments.services.waitlist import event_capacity_set, waitlist_advance
+from tournaments.throttles import throttle_writes
 from tournaments.views.refusals import RowRefusal, refusal_on_form
 from tournaments.views.weekends import manage_context
 
 DETAILS = ("name", "acc_number", "email", "phone", "partner_name")
 
 
+@throttle_writes
 def weekend_register(request, weekend_id: int):
     """The public page (the flyer's link and QR code). A request sent after registration
     closed is a 409: the page says it is closed and what to do instead."""
@@ -88,6 +90,7 @@ def registration_status(request, token: str):
 
 
 @require_POST
+@throttle_writes
 def registration_change(request, token: str):
     """The player's change: refused, their page again with what they typed and why (400), or,
     when the director decided meanwhile, with the decision (409)."""
