@@ -21,10 +21,11 @@ Terms:
   4 s, and that is one miss, not fifteen a minute.
 - **anonymous write**: a POST of a public form that makes or changes something with no account
   behind it: a weekend's registration request (``/weekends/<id>/register/``) and its change
-  from the player's private page. ``throttle_writes`` allows
+  from the player's private page (and the API's POST of a request). ``throttle_writes`` allows
   ``DEFAULT_THROTTLE_RATES["anon_write"]`` of them per client address (60 an hour by default:
-  a club's members sending their requests together from its network, not a script); past it,
-  the site's 429 page says when to send again. Sign-up is limited by allauth's own rate limit
+  a club's members sending their requests together from its network, not a script); only
+  writes taken count, never a refused form. Past it, the site's 429 page (the API's 429) says
+  when to send again. Sign-up is limited by allauth's own rate limit
   (``ACCOUNT_RATE_LIMITS``), counted per client address as here (``accounts.AccountAdapter``).
 - **block**: an address that made ``DEFAULT_THROTTLE_RATES["link_misses"]`` misses (30 a
   minute by default) gets 429 with ``Retry-After`` on every private-link path, valid or not,
@@ -229,7 +230,11 @@ class PrivateLinkGuard:
 
 class AnonymousWriteThrottle(_RateFromSettings):
     """Anonymous writes (POST) per client address, on a page (``throttle_writes``) or an API
-    view that lists it in ``throttle_classes`` (see the module's terms)."""
+    view that lists it in ``throttle_classes`` and calls ``count`` once the write is taken (see
+    the module's terms). Only writes taken count: a player who mistypes the form three times
+    has sent one request, not four. The look and the count are two cache calls, not one
+    atomic step: two writes at the same instant may both pass the last place, as with DRF's
+    own throttles; a limit on a script's flood, not a quota."""
 
     scope = "anon_write"
 
@@ -237,33 +242,52 @@ class AnonymousWriteThrottle(_RateFromSettings):
         return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)  # unset: no limit
 
     def get_cache_key(self, request, view):
-        if request.method != "POST":
-            return None
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
     def allow_request(self, request, view) -> bool:
-        return fail_open(lambda: self._allow(request, view), True)
+        """Whether this address may write now; nothing is counted here."""
+        if self.rate is None or request.method != "POST":
+            return True
+        return fail_open(lambda: self._look(request), True)
 
-    def _allow(self, request, view) -> bool:
-        return super().allow_request(request, view)
+    def _look(self, request) -> bool:
+        self.key, self.now = self.get_cache_key(request, None), self.timer()
+        self.history = [t for t in self.cache.get(self.key, []) if t > self.now - self.duration]
+        return len(self.history) < self.num_requests
+
+    def count(self, request) -> None:
+        """Count a write that was taken."""
+        if self.rate is not None:
+            fail_open(lambda: self._count(request), None)
+
+    def _count(self, request) -> None:
+        key, now = self.get_cache_key(request, None), self.timer()
+        history = [t for t in self.cache.get(key, []) if t > now - self.duration]
+        self.cache.set(key, [now, *history], self.duration)
 
     def wait_for(self, request) -> int:
-        """Count this write; 0 when it may go on, else the seconds until the next may."""
+        """0 when this address may write now, else the seconds until it may."""
         if self.allow_request(request, None):
             return 0
         return max(1, math.ceil(self.wait() or 1))
 
 
 def throttle_writes(view):
-    """A page view whose POST is an anonymous write: past the limit, the 429 page."""
+    """A page view whose POST is an anonymous write: past the limit the 429 page; an answer
+    below 400 (the write taken) is counted."""
 
     @wraps(view)
     def limited(request, *args, **kwargs):
-        if request.method == "POST":
-            wait = AnonymousWriteThrottle().wait_for(request)
-            if wait:
-                return too_many_requests(request, wait, reason="writes")
-        return view(request, *args, **kwargs)
+        if request.method != "POST":
+            return view(request, *args, **kwargs)
+        throttle = AnonymousWriteThrottle()
+        wait = throttle.wait_for(request)
+        if wait:
+            return too_many_requests(request, wait, reason="writes")
+        response = view(request, *args, **kwargs)
+        if response.status_code < 400:
+            throttle.count(request)
+        return response
 
     return limited
 

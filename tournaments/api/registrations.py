@@ -130,6 +130,7 @@ class WeekendRegistrationsView(APIView):
         body.is_valid(raise_exception=True)
         data = dict(body.validated_data)
         made = registration_request_create(weekend=weekend, event_ids=data.pop("events"), **data)
+        AnonymousWriteThrottle().count(request)  # only a request taken counts, as on the page
         return _private(made, status.HTTP_201_CREATED)
 
 
