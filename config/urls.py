@@ -14,6 +14,9 @@ def favicon(request):
     return redirect(static("favicon.svg"), permanent=True)
 
 
+# allauth answers its rate limits (sign-up, password reset) with this: the site's 429 page.
+handler429 = "tournaments.views.errors.accounts_too_many"
+
 urlpatterns = [
     # The API first: a player's report and poll (a thousand a minute in a burst) then resolve
     # without trying every page's route before theirs (about 100 us a report, 15 after).

@@ -9,7 +9,8 @@ reset, around Django's own sign-in page.
   sends the link again (at most once in three minutes per address). A password reset by the
   e-mailed link confirms the address too.
 - ``AccountAdapter``: allauth's hooks. An account that signs in after confirming its address is
-  signed in with Django's model backend (the first backend, axes', keeps no session).
+  signed in with Django's model backend (the first backend, axes', keeps no session); allauth's
+  limits count the client address as the site's other limits do.
 """
 
 from __future__ import annotations
@@ -21,11 +22,20 @@ from django.contrib.auth.forms import AuthenticationForm
 from django.core.cache import cache
 from django.urls import reverse
 
+from tournaments.throttles import client_address
+
 MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
 RESEND_SECONDS = 180
 
 
 class AccountAdapter(DefaultAccountAdapter):
+    def get_client_ip(self, request) -> str:
+        """The address allauth's limits count (sign-up, password reset): the same as every other
+        limit's (``throttles.client_address``: behind ``NUM_PROXIES`` proxies, the address the
+        nearest one saw). allauth's own rule ignores NUM_PROXIES and, behind the proxy, would
+        count every visitor as the proxy's one address."""
+        return client_address(request)
+
     def login(self, request, user) -> None:
         if not hasattr(user, "backend"):
             user.backend = MODEL_BACKEND

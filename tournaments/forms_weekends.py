@@ -92,8 +92,19 @@ class ApproveForm(forms.Form):
 
 
 class NoteForm(forms.Form):
-    note = forms.CharField(max_length=500, required=False, widget=forms.Textarea(attrs={"rows": 2}))
+    """A decline's reason or a change asked for; its rules (needed, at most 500 characters) are
+    ``services.registrations``' so that a refusal names the right one."""
+
+    note = forms.CharField(required=False, strip=False, widget=forms.Textarea(attrs={"rows": 2}))
+
+
+CAPACITY_RULE = "Capacity is a whole number of players (0 or more), or empty for no limit."
 
 
 class CapacityForm(forms.Form):
-    capacity = forms.IntegerField(min_value=0, required=False, label="Capacity (empty: no limit)")
+    capacity = forms.IntegerField(
+        min_value=0,
+        required=False,
+        label="Capacity (empty: no limit)",
+        error_messages={"invalid": CAPACITY_RULE, "min_value": CAPACITY_RULE},
+    )

@@ -19,6 +19,14 @@ Terms:
 - **miss**: a private-link path answered 404, i.e. a link that is not (or no longer) valid. Only
   *distinct* links count: a phone left open on a replaced link polls the same dead link every
   4 s, and that is one miss, not fifteen a minute.
+- **anonymous write**: a POST of a public form that makes or changes something with no account
+  behind it: a weekend's registration request (``/weekends/<id>/register/``) and its change
+  from the player's private page (and the API's POST of a request). ``throttle_writes`` allows
+  ``DEFAULT_THROTTLE_RATES["anon_write"]`` of them per client address (60 an hour by default:
+  a club's members sending their requests together from its network, not a script); only
+  writes taken count, never a refused form. Past it, the site's 429 page (the API's 429) says
+  when to send again. Sign-up is limited by allauth's own rate limit
+  (``ACCOUNT_RATE_LIMITS``), counted per client address as here (``accounts.AccountAdapter``).
 - **block**: an address that made ``DEFAULT_THROTTLE_RATES["link_misses"]`` misses (30 a
   minute by default) gets 429 with ``Retry-After`` on every private-link path, valid or not,
   for one period (a minute) from the miss that reached the limit. A blocked address cannot
@@ -41,6 +49,7 @@ import math
 import re
 import threading
 import time
+from functools import wraps
 
 from django.core.cache import caches
 from django.http import Http404, JsonResponse
@@ -219,6 +228,70 @@ class PrivateLinkGuard:
         return response
 
 
+class AnonymousWriteThrottle(_RateFromSettings):
+    """Anonymous writes (POST) per client address, on a page (``throttle_writes``) or an API
+    view that lists it in ``throttle_classes`` and calls ``count`` once the write is taken (see
+    the module's terms). Only writes taken count: a player who mistypes the form three times
+    has sent one request, not four. The look and the count are two cache calls, not one
+    atomic step: two writes at the same instant may both pass the last place, as with DRF's
+    own throttles; a limit on a script's flood, not a quota."""
+
+    scope = "anon_write"
+
+    def get_rate(self):
+        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)  # unset: no limit
+
+    def get_cache_key(self, request, view):
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+    def allow_request(self, request, view) -> bool:
+        """Whether this address may write now; nothing is counted here."""
+        if self.rate is None or request.method != "POST":
+            return True
+        return fail_open(lambda: self._look(request), True)
+
+    def _look(self, request) -> bool:
+        self.key, self.now = self.get_cache_key(request, None), self.timer()
+        self.history = [t for t in self.cache.get(self.key, []) if t > self.now - self.duration]
+        return len(self.history) < self.num_requests
+
+    def count(self, request) -> None:
+        """Count a write that was taken."""
+        if self.rate is not None:
+            fail_open(lambda: self._count(request), None)
+
+    def _count(self, request) -> None:
+        key, now = self.get_cache_key(request, None), self.timer()
+        history = [t for t in self.cache.get(key, []) if t > now - self.duration]
+        self.cache.set(key, [now, *history], self.duration)
+
+    def wait_for(self, request) -> int:
+        """0 when this address may write now, else the seconds until it may."""
+        if self.allow_request(request, None):
+            return 0
+        return max(1, math.ceil(self.wait() or 1))
+
+
+def throttle_writes(view):
+    """A page view whose POST is an anonymous write: past the limit the 429 page; an answer
+    below 400 (the write taken) is counted."""
+
+    @wraps(view)
+    def limited(request, *args, **kwargs):
+        if request.method != "POST":
+            return view(request, *args, **kwargs)
+        throttle = AnonymousWriteThrottle()
+        wait = throttle.wait_for(request)
+        if wait:
+            return too_many_requests(request, wait, reason="writes")
+        response = view(request, *args, **kwargs)
+        if response.status_code < 400:
+            throttle.count(request)
+        return response
+
+    return limited
+
+
 def link_in_body(request, token: str, lookup):
     """``lookup(token)`` for a private link sent in a request's body (asking to link an
     account): the same misses and block as a link in a path, so the body is no way around
@@ -234,8 +307,9 @@ def link_in_body(request, token: str, lookup):
         raise
 
 
-def too_many_requests(request, wait: int):
-    """The 429 of a blocked address: the API's error shape, or the site's page."""
+def too_many_requests(request, wait: int, reason: str = "links"):
+    """The 429 of a blocked address (``reason`` "links") or of too many anonymous writes
+    ("writes"): the API's error shape, or the site's page."""
     if request.path_info.startswith("/api/"):
         message = (
             f"Too many unknown private links were tried from your address. Try again in "
@@ -244,7 +318,7 @@ def too_many_requests(request, wait: int):
         body = {"errors": [{"field": None, "code": "throttled", "message": message}]}
         response = JsonResponse(body, status=429)
     else:
-        response = too_many_requests_page(request, wait=wait)
+        response = too_many_requests_page(request, wait=wait, reason=reason)
     response["Retry-After"] = str(wait)
     response["Cache-Control"] = "no-store"
     return response

@@ -62,11 +62,16 @@ def test_where_the_limits_count(env, backend, location):
 
 def test_the_rates_and_proxies_by_default_and_as_set():
     default = json.loads(_settings().stdout)
-    assert default[2:] == [{"anon_read": "120/min", "link_misses": "30/min"}, 0]
+    rates = {"anon_read": "120/min", "link_misses": "30/min", "anon_write": "60/hour"}
+    assert default[2:] == [rates, 0]
     result = _settings(
-        THROTTLE_ANON_RATE="600/hour", THROTTLE_LINK_MISSES_RATE="10/min", NUM_PROXIES="1"
+        THROTTLE_ANON_RATE="600/hour",
+        THROTTLE_LINK_MISSES_RATE="10/min",
+        THROTTLE_ANON_WRITE_RATE="5/min",
+        NUM_PROXIES="1",
     )
-    assert json.loads(result.stdout)[2:] == [{"anon_read": "600/hour", "link_misses": "10/min"}, 1]
+    rates = {"anon_read": "600/hour", "link_misses": "10/min", "anon_write": "5/min"}
+    assert json.loads(result.stdout)[2:] == [rates, 1]
 
 
 @pytest.mark.parametrize(

@@ -38,6 +38,7 @@ from tournaments.services.registrations import (
     waitlist_offer_take,
 )
 from tournaments.services.waitlist import event_capacity_set, waitlist_advance
+from tournaments.throttles import AnonymousReadThrottle, AnonymousWriteThrottle
 
 
 class ChoiceSerializer(serializers.Serializer):
@@ -104,9 +105,11 @@ def _director_view(found: RegistrationRequest) -> Response:
 
 
 class WeekendRegistrationsView(APIView):
-    """POST (anyone) asks to enter; GET (the weekend's directors) lists the requests."""
+    """POST (anyone) asks to enter; GET (the weekend's directors) lists the requests. The
+    POST is an anonymous write, limited per client address like the page's."""
 
     permission_classes = [permissions.AllowAny]
+    throttle_classes = [AnonymousReadThrottle, AnonymousWriteThrottle]
 
     @extend_schema(responses=RequestSerializer(many=True))
     def get(self, request, weekend_id: int):
@@ -127,6 +130,7 @@ class WeekendRegistrationsView(APIView):
         body.is_valid(raise_exception=True)
         data = dict(body.validated_data)
         made = registration_request_create(weekend=weekend, event_ids=data.pop("events"), **data)
+        AnonymousWriteThrottle().count(request)  # only a request taken counts, as on the page
         return _private(made, status.HTTP_201_CREATED)
 
 

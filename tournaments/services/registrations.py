@@ -15,7 +15,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from tournaments.errors import ServiceError
+from tournaments.errors import Conflict, ServiceError
 from tournaments.models import Entry, Event, RegistrationChoice, RegistrationRequest, Weekend
 from tournaments.services.audit import Kind, audit_record
 from tournaments.services.entries import Registration, entry_add_unaudited, registration_player
@@ -123,9 +123,11 @@ def _locked(request: RegistrationRequest) -> RegistrationRequest:
 
 
 def _open_or_refuse(request: RegistrationRequest, step: str) -> None:
+    """A request decided meanwhile (by another director, or withdrawn) is a conflict (409)."""
     if request.status not in OPEN_STATUSES:
-        raise ServiceError(
-            f"This request is already {request.get_status_display().lower()}: it cannot be {step}.",
+        raise Conflict(
+            f"This request is already {request.get_status_display().lower()}: it cannot be "
+            f"{step}. Look at it again to see where it stands now.",
             code="request_decided",
         )
 
@@ -238,9 +240,9 @@ def _director_note(text: str, *, what: str) -> str:
 @transaction.atomic
 def registration_decline(*, request: RegistrationRequest, user, reason: str):
     """Decline with a reason the player sees."""
-    reason = _director_note(reason, what="reason")
     request = _locked(request)
     _open_or_refuse(request, "declined")
+    reason = _director_note(reason, what="reason")
     before = _state(request)
     request.status, request.director_note = Status.DECLINED, reason
     request.decided_at, request.decided_by = timezone.now(), user
@@ -262,9 +264,9 @@ def registration_decline(*, request: RegistrationRequest, user, reason: str):
 @transaction.atomic
 def registration_change_ask(*, request: RegistrationRequest, user, note: str):
     """Ask the player to change their request (the note says what); it waits for them."""
-    note = _director_note(note, what="change you ask for")
     request = _locked(request)
     _open_or_refuse(request, "sent back")
+    note = _director_note(note, what="change you ask for")
     before = _state(request)
     request.status, request.director_note = Status.CHANGE_ASKED, note
     request.save(update_fields=["status", "director_note"])

@@ -1,8 +1,10 @@
 """A service's refusal on a page: as a message (a ``Blocked`` one lists every blocker with a
-link to the page that settles it; the message stays safe HTML through the session), or as a
-form error next to the field it names."""
+link to the page that settles it; the message stays safe HTML through the session), as a
+form error next to the field it names, or as a ``RowRefusal`` on a page of many small forms."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from django.contrib import messages
 from django.utils.html import format_html, format_html_join
@@ -23,3 +25,18 @@ def refusal_message(request, exc: ServiceError) -> None:
 def refusal_on_form(form, exc: ServiceError) -> None:
     """Next to the field the refusal names, or at the top of the form when it names none."""
     form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+
+
+@dataclass(frozen=True)
+class RowRefusal:
+    """A refused form among many alike on one page (one per request or per event): which one
+    (``step`` and the row's ``row_id``), why, what was typed (put back in its field), and for a
+    state that changed meanwhile, the place that shows what happened (``link``)."""
+
+    step: str
+    row_id: int
+    message: str
+    typed: str = ""
+    link: str = ""
+    link_text: str = ""
+    conflict: bool = False  # the row changed meanwhile: its form is gone, the typed text shown

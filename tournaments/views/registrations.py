@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from tournaments.errors import ServiceError
+from tournaments.errors import Conflict, ServiceError
 from tournaments.forms_weekends import ApproveForm, CapacityForm, NoteForm, RegistrationRequestForm
 from tournaments.models import Event, RegistrationChoice, RegistrationRequest
 from tournaments.selectors.access import registration_get_for_director, weekend_get_for_director
@@ -29,19 +29,23 @@ from tournaments.services.registrations import (
     waitlist_offer_take,
 )
 from tournaments.services.waitlist import event_capacity_set, waitlist_advance
-from tournaments.views.refusals import refusal_on_form
+from tournaments.throttles import throttle_writes
+from tournaments.views.refusals import RowRefusal, refusal_on_form
+from tournaments.views.weekends import manage_context
 
 DETAILS = ("name", "acc_number", "email", "phone", "partner_name")
 
 
+@throttle_writes
 def weekend_register(request, weekend_id: int):
-    """The public page (the flyer's link and QR code)."""
+    """The public page (the flyer's link and QR code). A request sent after registration
+    closed is a 409: the page says it is closed and what to do instead."""
     weekend = weekend_get(weekend_id=weekend_id)
     if weekend is None:
         raise Http404("No such weekend.")
     events = weekend_events(weekend=weekend)
     form = RegistrationRequestForm(request.POST or None, events=events)
-    status = 200
+    status = 409 if request.method == "POST" and not weekend.registration_open else 200
     if request.method == "POST" and weekend.registration_open:
         if form.is_valid():
             data = form.cleaned_data
@@ -86,7 +90,10 @@ def registration_status(request, token: str):
 
 
 @require_POST
+@throttle_writes
 def registration_change(request, token: str):
+    """The player's change: refused, their page again with what they typed and why (400), or,
+    when the director decided meanwhile, with the decision (409)."""
     found = request_by_token(token=token)
     if found is None:
         raise Http404("No such request.")
@@ -101,6 +108,9 @@ def registration_change(request, token: str):
             )
         except ServiceError as exc:
             refusal_on_form(form, exc)
+            if isinstance(exc, Conflict):
+                context = _status_context(request_by_token(token=token), form)
+                return render(request, "tournaments/weekends/status.html", context, status=409)
         else:
             messages.success(request, "Your request is changed; it waits for the director.")
             return redirect("registration-status", token=token)
@@ -135,34 +145,53 @@ def _back(weekend_id: int, anchor: str = "requests-heading") -> str:
     return reverse("weekend-manage", args=[weekend_id]) + f"#{anchor}"
 
 
+def _manage_refused(request, weekend, refusal: RowRefusal, status: int = 400):
+    """The directors' page again with the refused form's error next to it and at the top, and
+    what was typed put back (``manage.html``)."""
+    context = manage_context(request, weekend, refusal=refusal)
+    return render(request, "tournaments/weekends/manage.html", context, status=status)
+
+
 @login_required
 @require_POST
 def registration_decide(request, weekend_id: int, request_id: int, step: str):
     """The director's answer: approve (saying who the player is when their name may be someone
-    known), decline with a reason, or ask for a change."""
+    known), decline with a reason, or ask for a change. A refusal keeps what was typed; a
+    request decided meanwhile is a 409 that links to its row, which shows what happened."""
     found = registration_get_for_director(
         weekend_id=weekend_id, request_id=request_id, user=request.user
     )
+    form = ApproveForm(request.POST) if step == "approve" else NoteForm(request.POST)
+    form.is_valid()
+    typed = form.cleaned_data.get("player" if step == "approve" else "note", "")
     try:
         if step == "approve":
-            form = ApproveForm(request.POST)
-            form.is_valid()
             registration_approve(request=found, user=request.user, **form.identity())
-            messages.success(request, f"{found.name}'s request is approved.")
+            done = f"{found.name}'s request is approved."
+        elif step == "decline":
+            registration_decline(request=found, user=request.user, reason=typed)
+            done = f"{found.name}'s request is declined."
         else:
-            form = NoteForm(request.POST)
-            form.is_valid()
-            note = form.cleaned_data.get("note", "")
-            if step == "decline":
-                registration_decline(request=found, user=request.user, reason=note)
-                messages.success(request, f"{found.name}'s request is declined.")
-            else:
-                registration_change_ask(request=found, user=request.user, note=note)
-                messages.success(request, f"{found.name} is asked to change their request.")
-    except PlayerChoiceNeeded as exc:
-        messages.error(request, exc.message + " Choose below, then approve again.")
+            registration_change_ask(request=found, user=request.user, note=typed)
+            done = f"{found.name} is asked to change their request."
     except ServiceError as exc:
-        messages.error(request, f"{found.name}: {exc.message}")
+        conflict = isinstance(exc, Conflict)
+        message = exc.message
+        if isinstance(exc, PlayerChoiceNeeded):
+            message += " Choose below, then approve again."
+        refusal = RowRefusal(
+            step=step,
+            row_id=found.pk,
+            message=f"{found.name}: {message}",
+            typed=typed,
+            link=f"#request-{found.pk}" if conflict else f"#{step}-{found.pk}",
+            link_text=f"See {found.name}'s request as it stands now"
+            if conflict
+            else f"Go to the form for {found.name}",
+            conflict=conflict,
+        )
+        return _manage_refused(request, found.weekend, refusal, status=409 if conflict else 400)
+    messages.success(request, done)
     return redirect(_back(weekend_id, f"request-{found.pk}"))
 
 
@@ -172,13 +201,24 @@ def weekend_capacity(request, weekend_id: int, event_id: int):
     weekend = weekend_get_for_director(weekend_id=weekend_id, user=request.user)
     event = get_object_or_404(Event, pk=event_id, weekend=weekend)
     form = CapacityForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, f"{event.name}: capacity is a whole number, 0 or more, or empty.")
-        return redirect(_back(weekend.pk, "events-heading"))
-    try:
-        event_capacity_set(event=event, user=request.user, capacity=form.cleaned_data["capacity"])
-    except ServiceError as exc:
-        messages.error(request, exc.message)
+    if form.is_valid():
+        try:
+            event_capacity_set(
+                event=event, user=request.user, capacity=form.cleaned_data["capacity"]
+            )
+        except ServiceError as exc:
+            error = exc.message
+        else:
+            messages.success(request, f"{event.name}'s capacity is saved.")
+            return redirect(_back(weekend.pk, "events-heading"))
     else:
-        messages.success(request, f"{event.name}'s capacity is saved.")
-    return redirect(_back(weekend.pk, "events-heading"))
+        error = form.errors["capacity"][0]
+    refusal = RowRefusal(
+        step="capacity",
+        row_id=event.pk,
+        message=f"{event.name}: {error}",
+        typed=form.data.get("capacity", ""),
+        link=f"#capacity-{event.pk}",
+        link_text=f"Go to {event.name}'s capacity",
+    )
+    return _manage_refused(request, weekend, refusal)

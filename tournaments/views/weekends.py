@@ -66,7 +66,9 @@ def weekend_detail(request, weekend_id: int):
     return render(request, "tournaments/weekends/weekend.html", context)
 
 
-def _manage_context(request, weekend: Weekend, **forms_) -> dict:
+def manage_context(request, weekend: Weekend, refusal=None, **forms_) -> dict:
+    """The directors' page's data; ``forms_`` carry a refused form back, ``refusal`` a refused
+    small form of a request or an event (``views.refusals.RowRefusal``)."""
     register_url = request.build_absolute_uri(reverse("weekend-register", args=[weekend.pk]))
     return {
         "page": weekend_page(weekend=weekend),
@@ -76,6 +78,7 @@ def _manage_context(request, weekend: Weekend, **forms_) -> dict:
         "register_url": register_url,
         "qr": scorecard_qr_svg(register_url, f"Registration for {weekend.name}"),
         "requests": requests_of_weekend(weekend=weekend),
+        "refusal": refusal,
     }
 
 
@@ -95,9 +98,9 @@ def weekend_manage(request, weekend_id: int):
                 messages.success(request, "The weekend's details are saved.")
                 return redirect("weekend-manage", weekend_id=weekend.pk)
         status = 400
-        context = _manage_context(request, weekend, form=form)
+        context = manage_context(request, weekend, form=form)
     else:
-        context = _manage_context(request, weekend)
+        context = manage_context(request, weekend)
     return render(request, "tournaments/weekends/manage.html", context, status=status)
 
 
@@ -116,7 +119,7 @@ def weekend_event_new(request, weekend_id: int):
         else:
             messages.success(request, f"{event.name} is listed in {weekend.name}.")
             return redirect(reverse("weekend-manage", args=[weekend.pk]) + "#events-heading")
-    context = _manage_context(request, weekend, event_form=form)
+    context = manage_context(request, weekend, event_form=form)
     return render(request, "tournaments/weekends/manage.html", context, status=400)
 
 

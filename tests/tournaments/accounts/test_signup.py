@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core import mail
 from django.core.cache import caches
@@ -100,6 +101,27 @@ def test_sign_up_is_throttled_per_address():
     third = _signup(client, "three", "three@example.org")
     assert third.status_code == 429
     assert not get_user_model().objects.filter(username="three").exists()
+    # The site's 429 page, saying the longest wait (the limit's period) and what to do.
+    assert third["Retry-After"] == "3600"
+    html = third.content.decode()
+    assert "Please wait up to 60 minutes" in html and "Back button" in html
+
+
+@override_settings(
+    ACCOUNT_RATE_LIMITS={"signup": "1/h/ip"},
+    REST_FRAMEWORK={**settings.REST_FRAMEWORK, "NUM_PROXIES": 1},
+)
+def test_behind_the_proxy_sign_up_counts_each_visitor_not_the_proxy():
+    """allauth alone counted REMOTE_ADDR, the proxy's one address for every visitor: one
+    sign-up an hour for the whole site. It counts the address the proxy saw, as every limit."""
+
+    def visitor(address):
+        return Client(REMOTE_ADDR="10.0.0.2", HTTP_X_FORWARDED_FOR=address)
+
+    assert _signup(visitor("198.51.100.7"), "one", "one@example.org").status_code == 302
+    assert _signup(visitor("203.0.113.9"), "two", "two@example.org").status_code == 302
+    assert _signup(visitor("198.51.100.7"), "three", "three@example.org").status_code == 429
+    assert get_user_model().objects.count() == 2
 
 
 def test_the_login_page_offers_sign_up_and_a_forgotten_password():

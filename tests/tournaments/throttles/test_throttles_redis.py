@@ -1,6 +1,7 @@
 """The limits on Redis, as production counts them (every gunicorn worker shares the counts):
 the same refusals as on local memory, counts that expire with their window, and a Redis that
-goes away turning the limits off, never a report into a 500 or a 429."""
+goes away turning the limits off, never a report (or a registration request) into a 500 or a
+429."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import logging
 import os
 import subprocess
 import time
+from datetime import date, timedelta
 
 import pytest
 from django.conf import settings
@@ -15,14 +17,19 @@ from django.core.cache import caches
 from django.test import Client, override_settings
 
 from tests.conftest import REDIS_URL, free_port, stop
-from tests.factories import EntryFactory, EventFactory
-from tournaments.models import Table
+from tests.factories import EntryFactory, EventFactory, UserFactory
+from tournaments.models import RegistrationRequest, Table
+from tournaments.services.weekends import (
+    weekend_create,
+    weekend_event_add,
+    weekend_registration_set,
+)
 from tournaments.throttles import fail_open
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db]
 
 VENUE = "198.51.100.7"
-RATES = {"anon_read": "2/min", "link_misses": "3/min"}
+RATES = {"anon_read": "2/min", "link_misses": "3/min", "anon_write": "3/hour"}
 
 
 # The run's Redis database is shared with other tests (a Celery broker's queue among them) and
@@ -130,3 +137,71 @@ def test_with_redis_gone_the_limits_fail_open(own_redis, event_in_play, caplog):
     assert report.status_code == 201, report.content
     warnings = [r for r in caplog.records if "throttle cache unreachable" in r.getMessage()]
     assert len(warnings) == 1  # once per pause, not once per request
+
+
+def _open_weekend():
+    director = UserFactory()
+    weekend = weekend_create(
+        user=director, name="Fall Classic", starts_on=date.today() + timedelta(days=30)
+    )
+    event = EventFactory(director=director, name="Fall Main")
+    weekend_event_add(weekend=weekend, event=event, user=director)
+    weekend_registration_set(weekend=weekend, user=director, open=True)
+    return weekend, event
+
+
+def test_registration_requests_from_one_address_are_counted_in_redis(shared_redis):
+    weekend, event = _open_weekend()
+    page = f"/weekends/{weekend.pk}/register/"
+    # A refused form is not a request taken: mistyping it never uses up the address's rate.
+    for _ in range(4):
+        assert Client(REMOTE_ADDR=VENUE).post(page, {"name": "Ann"}).status_code == 400
+    sent = Client(REMOTE_ADDR=VENUE).post(page, {"name": "Ann", "events": [event.pk]})
+    assert sent.status_code == 302
+    # The private page's change and the API count with the page: one limit per address.
+    change = Client(REMOTE_ADDR=VENUE).post(
+        f"{sent['Location']}change/", {"name": "Ann B", "events": [event.pk]}
+    )
+    assert change.status_code == 302
+    api = Client(REMOTE_ADDR=VENUE).post(
+        f"/api/v1/weekends/{weekend.pk}/registrations/",
+        {"name": "Bo", "events": [event.pk]},
+        content_type="application/json",
+    )
+    assert api.status_code == 201
+    # A new client object stands for another gunicorn worker: the count is Redis's.
+    refused = Client(REMOTE_ADDR=VENUE).post(page, {"name": "Cy", "events": [event.pk]})
+    assert refused.status_code == 429
+    wait = int(refused.headers["Retry-After"])
+    assert 3500 < wait <= 3600
+    html = refused.content.decode()
+    assert f"Please wait {-(-wait // 60)} minutes" in html and "Back button" in html
+    refused_api = Client(REMOTE_ADDR=VENUE).post(
+        f"/api/v1/weekends/{weekend.pk}/registrations/",
+        {"name": "Cy", "events": [event.pk]},
+        content_type="application/json",
+    )
+    assert refused_api.status_code == 429
+    assert refused_api.json()["errors"][0]["code"] == "throttled"
+    other = Client(REMOTE_ADDR="203.0.113.9").post(page, {"name": "Di", "events": [event.pk]})
+    assert other.status_code == 302  # another address has its own count
+    names = sorted(RegistrationRequest.objects.values_list("name", flat=True))
+    assert names == ["Ann B", "Bo", "Di"]
+    # Reads are not writes: the page and the player's own page still open.
+    assert Client(REMOTE_ADDR=VENUE).get(page).status_code == 200
+    assert Client(REMOTE_ADDR=VENUE).get(sent["Location"]).status_code == 200
+    client = shared_redis._cache.get_client(write=False)
+    keys = [k for k in client.keys(f"{PREFIX}:*") if b"anon_write" in k]
+    assert len(keys) == 2 and all(0 < client.ttl(key) <= 3600 for key in keys)
+
+
+def test_with_redis_gone_a_registration_request_is_still_taken(own_redis):
+    weekend, event = _open_weekend()
+    stop(own_redis)
+    page = f"/weekends/{weekend.pk}/register/"
+    answers = [
+        Client(REMOTE_ADDR=VENUE).post(page, {"name": f"P{n}", "events": [event.pk]}).status_code
+        for n in range(5)
+    ]
+    assert answers == [302] * 5  # past the rate of 3, but uncounted: taken, never a 500
+    assert RegistrationRequest.objects.count() == 5
