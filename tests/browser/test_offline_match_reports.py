@@ -70,6 +70,9 @@ def test_a_match_game_reported_offline_survives_a_reload_and_is_stored_once(
     context.set_offline(False)  # the "online" event sends it
     said = sync_state(page, "received", pending=0)
     assert said == f"Received by the server. Game 1 saved. Waiting for {b.name} to report it."
+    # The page's own part follows what the server now holds: the report, the form folded away.
+    page.locator(".playoff-match[data-match-state=waiting]").wait_for(timeout=10000)
+    assert "Your report of game 1: 2 game points, plus 12." in page.locator("#live").inner_text()
     screenshot(page, "offline-match-received")
     assert _reported(a) == 1
     line = MatchLine.objects.get(entry=a, kind=MatchLine.Kind.REPORTED)
