@@ -5,8 +5,9 @@
 // page is shown again, every 30 s while anything waits, from "Send now", and by Background Sync
 // where the browser has it. #sync-status says where the queue stands (data-sync-state,
 // data-pending, aria-live); #report-queue shows what waits and what the server refused.
-// Without scripts or IndexedDB the page's forms work as before, through the server; so does
-// the playoff match's form (its own route, /match/), which this queue does not take.
+// The playoff match's form (data-offline-report="match") goes through the same queue to the
+// match's API route. Without scripts or IndexedDB the page's forms work as before, through the
+// server.
 (function () {
   const configElement = document.getElementById("offline-settings");
   const status = document.getElementById("sync-status");
@@ -54,7 +55,8 @@
 
   function figures(record) {
     const how = record.result === "won" ? "I won" : "I lost";
-    const game = record.game ? `Game ${record.game}: ` : "";
+    const which = record.kind === "match" ? "Playoff game" : "Game";
+    const game = record.game ? `${which} ${record.game}: ` : "";
     return `${game}${how} by ${record.margin} (${rules.lineWords(record.line)})`;
   }
 
@@ -102,10 +104,13 @@
     save.addEventListener("click", async () => {
       save.disabled = true;
       const keyInput = form.elements.idempotency_key;
+      const kind = kindOf(form);
       await queue.put({
         key: (keyInput && keyInput.value) || newKey(),
+        kind,
         token: config.token,
-        url: config.report_url,
+        url: kind === "match" ? config.match_url : config.report_url,
+        state_url: config.report_url, // GET: the player's state, the match's words with it
         game: Number(form.elements.game && form.elements.game.value) || null,
         result,
         margin,
@@ -127,6 +132,17 @@
       await render();
       send();
     });
+  }
+
+  // "match" for the playoff match's form, "report" for the qualifying game's.
+  function kindOf(form) {
+    return form.dataset.offlineReport === "match" ? "match" : "report";
+  }
+
+  function formFor(record) {
+    const kind = record.kind || "report";
+    return [...document.querySelectorAll("form[data-offline-report]")]
+      .find((form) => kindOf(form) === kind) || null;
   }
 
   function askForBackgroundSync() {
@@ -198,7 +214,7 @@
     }
     if (latest && latest.state === "refused" && !waiting.length) {
       panel.append(element("p", {}, `Your figures, kept on this phone: ${figures(latest)}.`));
-      if (document.querySelector("form[data-offline-report]")) {
+      if (formFor(latest)) {
         const fix = element("button", { type: "button", class: "button huge" },
           "Fix these figures");
         fix.addEventListener("click", () => fixFigures(latest));
@@ -265,7 +281,7 @@
     await queue.remove(record.key);
     await render();
     // Found after the awaits: the live part may have been drawn again meanwhile.
-    const form = document.querySelector("form[data-offline-report]");
+    const form = formFor(record);
     if (!form) return;
     const details = form.closest("details");
     if (details) details.open = true;
@@ -307,15 +323,31 @@
   // The server said so on the page (live part): a received report's game is now verified.
   async function followPage() {
     const section = document.querySelector(".current-game[data-game]");
-    if (!section || !section.querySelector(".state-verified")) return render();
-    const game = Number(section.dataset.game);
+    const verified = section && section.querySelector(".state-verified");
+    const match = matchOnPage();
     for (const record of await queue.forToken(config.token)) {
-      if (record.state === "received" && record.game === game) {
-        await queue.put({ ...record, state: "verified",
-          words: section.querySelector(".state-verified").textContent.trim() });
+      if (record.state !== "received") continue;
+      if (record.kind === "match" && match) {
+        const said = queue.matchOutcome(match, record);
+        if (said.state !== "received") await queue.put({ ...record, ...said });
+      } else if (record.kind !== "match" && verified && record.game === Number(section.dataset.game)) {
+        await queue.put({ ...record, state: "verified", words: verified.textContent.trim() });
       }
     }
     render();
+  }
+
+  // The match as the page's live part shows it, in the API's terms (queue.matchOutcome).
+  function matchOnPage() {
+    const section = document.querySelector(".playoff-match[data-match-state]");
+    if (!section) return null;
+    const words = section.querySelector(".state");
+    return {
+      state: section.dataset.matchState,
+      game: section.dataset.matchGame ? Number(section.dataset.matchGame) : null,
+      words: words ? words.textContent.trim() : "",
+      settled: { changed: Boolean(section.querySelector(".settled")) },
+    };
   }
 
   // On opening: a received report's words go after a while; a send cut off when the page

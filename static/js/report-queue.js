@@ -3,9 +3,12 @@
 // Background Sync. One record per report, found by its private link (token), so two players'
 // links opened on one phone keep their reports apart.
 //
-// A record: {key, token, url, game, result, margin, line, csrf, state, words, made_at, tries}.
-// key is the report's own Idempotency-Key: sent twice (a lost answer, a resend from another tab
-// or from the worker), the server stores it once. States, in the player's words:
+// A record: {key, kind, token, url, state_url, game, result, margin, line, csrf, state, words,
+// made_at, tries}. kind is "report" (a qualifying game, POST /api/v1/report/<token>/) or "match"
+// (a playoff match's game, .../match/, whose answer is the match: the player's words are then
+// read from state_url, GET /api/v1/report/<token>/). key is the report's own Idempotency-Key:
+// sent twice (a lost answer, a resend from another tab or from the worker), the server stores
+// it once. States, in the player's words:
 // - saved: saved on this phone, not sent yet
 // - sending: being sent now
 // - received: the server has it, waiting for the opponent (or the cards disagree)
@@ -15,6 +18,7 @@
 (function (root) {
   const STORE = "reports";
   const STALE_SENDING_MS = 60 * 1000; // a send cut off (page closed): tried again after this
+  const CONFLICT_CODES = ["already_verified", "game_changed", "decided"];
   let database = null;
   const running = new Map(); // token -> the send in progress in this page or worker
 
@@ -82,6 +86,35 @@
     return { state: verified ? "verified" : "received", words };
   }
 
+  // A match report's answer is the match; the player's words for it come from their state.
+  // Between games the match shows what became of the last one: verified (both cards agree, or
+  // the match decided by them), or settled by a director or the judges.
+  function matchOutcome(match, record) {
+    const state = match.state;
+    const words = match.words || "";
+    const moved = match.game === null || match.game !== record.game;
+    if (moved && state === "settled" && match.settled && match.settled.changed) {
+      return { state: "conflict", words };
+    }
+    if (moved && ["verified", "decided", "settled"].includes(state)) {
+      return { state: "verified", words };
+    }
+    return { state: "received", words };
+  }
+
+  async function matchAnswer(record) {
+    try {
+      const response = await fetch(record.state_url, {
+        credentials: "same-origin", cache: "no-store", headers: { Accept: "application/json" },
+      });
+      const body = response.ok ? await readJson(response) : {};
+      if (body.match) return matchOutcome(body.match, record);
+    } catch (error) {
+      // Saved on the server; the words follow with the page.
+    }
+    return { state: "received", words: "" };
+  }
+
   function firstMessage(body, fallback) {
     const errors = body && body.errors;
     if (errors && errors.length) return errors.map((error) => error.message).join(" ");
@@ -119,12 +152,15 @@
     }
     const body = await readJson(response);
     if (response.status === 200 || response.status === 201) {
-      return put({ ...tried, ...outcome(body, record), done_at: Date.now() });
+      const said = record.kind === "match" ? await matchAnswer(record) : outcome(body, record);
+      return put({ ...tried, ...said, done_at: Date.now() });
     }
     // 409: the key was used with other figures; already_verified: the table's card was settled
-    // without this report. Either way the phone and the server may differ: see the director.
+    // without this report; game_changed: the next game is in play (the report's game was
+    // settled without it); decided: the match was. Either way the phone and the server may
+    // differ: see the director (the figures are not put in the next game's form).
     const codes = (body.errors || []).map((error) => error.code);
-    if (response.status === 409 || codes.includes("already_verified")) {
+    if (response.status === 409 || codes.some((code) => CONFLICT_CODES.includes(code))) {
       const words = firstMessage(body, "The server holds another report under this key.");
       return put({ ...tried, state: "conflict", words, done_at: Date.now() });
     }
@@ -156,5 +192,7 @@
     return run;
   }
 
-  root.ReportQueue = { forToken, put, remove, clearToken, sendAll, pending, outcome };
+  root.ReportQueue = {
+    forToken, put, remove, clearToken, sendAll, pending, outcome, matchOutcome,
+  };
 })(typeof self !== "undefined" ? self : this);

@@ -115,3 +115,31 @@ def log_in(page, live_server, username: str, password: str) -> None:
     page.get_by_label("Password").fill(password)
     page.keyboard.press("Enter")
     page.wait_for_url(f"{live_server.url}/")
+
+
+@pytest.fixture
+def phone(browser):
+    """A phone: one browser context at 390x844 (its service worker and IndexedDB shared by the
+    pages opened in it); a script error fails the test. Failed loads while offline are expected
+    and are not errors here."""
+    contexts, errors = [], []
+
+    def _new():
+        context = browser.new_context(viewport={"width": 390, "height": 844})
+        contexts.append(context)
+        return context
+
+    def _open(context, url: str):
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(f"{url}: {error}"))
+        page.goto(url)
+        # Once the worker controls the page, the page and its files are on the phone.
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+        page.wait_for_function("async () => Boolean(await caches.match(location.pathname))")
+        page.wait_for_function("() => window.ReportQueue !== undefined")
+        return page
+
+    yield _new, _open
+    for context in contexts:
+        context.close()
+    assert not errors, "script errors:\n" + "\n".join(errors)

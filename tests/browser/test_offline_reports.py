@@ -8,72 +8,11 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import screenshot
-from tests.conftest import IN_CI, REPO
+from tests.browser.offline import STATUS, axe_check, sync_state
 from tournaments.models import CardLine, Event, Game, Table
 from tournaments.models.idempotency import KeptAnswer
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-STATUS = "#sync-status"
-AXE = REPO / "node_modules" / "axe-core" / "axe.min.js"
-
-
-def _axe(page) -> None:
-    """No critical or serious axe-core problem in the state the page shows (the script is
-    served from our origin: the CSP allows no inline script)."""
-    if not AXE.exists():
-        if IN_CI:
-            pytest.fail(f"axe-core is missing at {AXE}: `make test` runs `npm ci` first")
-        return  # the accessibility test says why it skips; the states are still checked
-    page.route(
-        "**/__test__/axe.min.js",
-        lambda route: route.fulfill(body=AXE.read_bytes(), content_type="text/javascript"),
-    )
-    page.add_script_tag(url="/__test__/axe.min.js")  # not /static/: the worker serves those
-    result = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
-    assert result["passes"], "axe checked nothing"
-    serious = [
-        f"{v['id']} at {[n['target'] for n in v['nodes'][:3]]}"
-        for v in result["violations"]
-        if v["impact"] in ("critical", "serious")
-    ]
-    assert not serious, serious
-
-
-@pytest.fixture
-def phone(browser):
-    """A phone: one browser context at 390x844 (its service worker and IndexedDB shared by the
-    pages opened in it); a script error fails the test. Failed loads while offline are expected
-    and are not errors here."""
-    contexts, errors = [], []
-
-    def _new():
-        context = browser.new_context(viewport={"width": 390, "height": 844})
-        contexts.append(context)
-        return context
-
-    def _open(context, url: str):
-        page = context.new_page()
-        page.on("pageerror", lambda error: errors.append(f"{url}: {error}"))
-        page.goto(url)
-        # Once the worker controls the page, the page and its files are on the phone.
-        page.wait_for_function("() => navigator.serviceWorker.controller !== null")
-        page.wait_for_function("async () => Boolean(await caches.match(location.pathname))")
-        page.wait_for_function("() => window.ReportQueue !== undefined")
-        return page
-
-    yield _new, _open
-    for context in contexts:
-        context.close()
-    assert not errors, "script errors:\n" + "\n".join(errors)
-
-
-def _state(page, state: str, pending: int | None = None, timeout: int = 10000):
-    selector = f'{STATUS}[data-sync-state="{state}"]'
-    if pending is not None:
-        selector += f'[data-pending="{pending}"]'
-    page.locator(selector).wait_for(state="attached", timeout=timeout)  # idle shows nothing
-    return page.locator(STATUS).inner_text()
 
 
 def _report(page, result: str, margin: int) -> str:
@@ -108,7 +47,7 @@ def test_a_report_made_offline_survives_a_reload_and_is_stored_once(
     context.set_offline(True)
     words = _report(page, "won", 35)
     assert "skunk" in words and "3 game points" in words  # worked out on the phone
-    said = _state(page, "queued", pending=1)
+    said = sync_state(page, "queued", pending=1)
     assert said.startswith("Saved on this phone, not sent yet.")
     assert (
         "Game 1: I won by 35 (3 game points, plus 35)" in page.locator("#report-queue").inner_text()
@@ -117,13 +56,13 @@ def test_a_report_made_offline_survives_a_reload_and_is_stored_once(
 
     page.reload()  # offline: the page and its scripts come from the phone
     assert page.locator("h1").inner_text() == winner.name
-    _state(page, "queued", pending=1)
+    sync_state(page, "queued", pending=1)
     assert "No connection." in page.locator("#report-queue").inner_text()
     screenshot(page, "offline-reloaded")
     assert _lines(winner) == 0
 
     context.set_offline(False)  # the "online" event sends it
-    said = _state(page, "received", pending=0)
+    said = sync_state(page, "received", pending=0)
     assert said == f"Received by the server. Saved. Waiting for {loser.name} to report."
     assert "verified" not in said.lower()
     page.locator(".state", has_text="Waiting for").wait_for()
@@ -159,13 +98,13 @@ def test_an_answer_lost_on_the_way_back_is_sent_again_and_stored_once(
             break
         page.wait_for_timeout(250)
     assert cut and _lines(loser) == 0
-    _state(page, "queued", pending=1)
+    sync_state(page, "queued", pending=1)
     assert CardLine.objects.filter(seat__entry=winner).count() == 1  # stored, answer lost
     screenshot(page, "offline-answer-lost")
 
     network["up"] = True
     page.get_by_role("button", name="Send now").click()
-    _state(page, "received", pending=0)
+    sync_state(page, "received", pending=0)
     assert CardLine.objects.filter(seat__entry=winner).count() == 1  # the same key: once
     assert KeptAnswer.objects.filter(key=cut[0]).count() == 1
 
@@ -179,19 +118,19 @@ def test_two_players_reports_on_one_phone_stay_apart(phone, live_server, event_i
 
     context.set_offline(True)
     _report(mine, "won", 20)
-    _state(mine, "queued", pending=1)
+    sync_state(mine, "queued", pending=1)
     _report(theirs, "lost", 20)
-    _state(theirs, "queued", pending=1)
+    sync_state(theirs, "queued", pending=1)
     mine.reload()
-    _state(mine, "queued", pending=1)  # its own report only, not the opponent's
+    sync_state(mine, "queued", pending=1)  # its own report only, not the opponent's
     assert "I won by 20" in mine.locator("#report-queue").inner_text()
     assert "I lost" not in mine.locator("#report-queue").inner_text()
     assert "I lost by 20" in theirs.locator("#report-queue").inner_text()
     screenshot(theirs, "offline-two-links-one-phone")
 
     context.set_offline(False)
-    _state(mine, "received", pending=0)
-    _state(theirs, "received", pending=0)
+    sync_state(mine, "received", pending=0)
+    sync_state(theirs, "received", pending=0)
     assert _lines(winner) == 1 and _lines(loser) == 1
     table.refresh_from_db()
     assert table.status == Table.Status.VERIFIED
@@ -211,18 +150,18 @@ def test_clearing_the_phone_is_refused_while_reports_wait_unless_confirmed(
     page = open_(context, f"{live_server.url}/r/{winner.report_token}/")
     context.set_offline(True)
     _report(page, "won", 9)
-    _state(page, "queued", pending=1)
+    sync_state(page, "queued", pending=1)
     page.get_by_role("button", name="Clear this phone's saved reports").click()
     warning = page.locator("#report-queue [role=alert]").inner_text()
     assert "not reached the server yet" in warning and "lost" in warning
-    _state(page, "queued", pending=1)  # nothing cleared yet
+    sync_state(page, "queued", pending=1)  # nothing cleared yet
     screenshot(page, "offline-clear-asks-first")
-    _axe(page)
+    axe_check(page)
     page.get_by_role("button", name="Keep them").click()
-    _state(page, "queued", pending=1)
+    sync_state(page, "queued", pending=1)
     page.get_by_role("button", name="Clear this phone's saved reports").click()
     page.get_by_role("button", name="Yes, delete the unsent report").click()
-    _state(page, "idle", pending=0)
+    sync_state(page, "idle", pending=0)
     assert page.evaluate("ReportQueue.forToken(null)") == []
     context.set_offline(False)
     assert _lines(winner) == 0
@@ -237,22 +176,22 @@ def test_a_refused_report_keeps_its_figures_and_shows_the_servers_sentence(
     page = open_(context, f"{live_server.url}/r/{winner.report_token}/")
     context.set_offline(True)
     _report(page, "won", 44)
-    _state(page, "queued", pending=1)
+    sync_state(page, "queued", pending=1)
     # Meanwhile the director closes the game: a late report is the cross-checker's now.
     Game.objects.filter(event=table.game.event, number=1).update(status=Game.Status.CLOSED)
     Table.objects.filter(pk=table.pk).update(status=Table.Status.FLAGGED)
 
     context.set_offline(False)
-    said = _state(page, "refused", pending=0)
+    said = sync_state(page, "refused", pending=0)
     assert said == "Not accepted: Game 1 is closed; a cross-checker will settle your table."
     kept = page.locator("#report-queue").inner_text()
     assert "Game 1: I won by 44 (3 game points, plus 44)" in kept
     screenshot(page, "offline-refused")
-    _axe(page)
+    axe_check(page)
     assert _lines(winner) == 0
     # No form to fix them in (the game is closed): the player takes them to the director.
     page.get_by_role("button", name="I have told the director: remove it from this phone").click()
-    _state(page, "idle", pending=0)
+    sync_state(page, "idle", pending=0)
 
 
 def test_a_refused_report_is_fixed_in_the_form_and_sent_again(phone, live_server, event_in_play):
@@ -262,25 +201,25 @@ def test_a_refused_report_is_fixed_in_the_form_and_sent_again(phone, live_server
     page = open_(context, f"{live_server.url}/r/{winner.report_token}/")
     context.set_offline(True)
     _report(page, "won", 100)
-    _state(page, "queued", pending=1)
+    sync_state(page, "queued", pending=1)
     # Meanwhile the event turns out to be played to 61 (the director's settings were wrong).
     Event.objects.filter(pk=table.game.event_id).update(
         target_score=61, skunk_margin=31, double_skunk_margin=None
     )
     context.set_offline(False)
-    said = _state(page, "refused", pending=0)
+    said = sync_state(page, "refused", pending=0)
     assert said == (
         "Not accepted: A spread is 1 to 61 (the target minus the loser's score), not 100."
     )
     page.get_by_role("button", name="Fix these figures").click()
     expect(page.get_by_label("By how many points (spread)?")).to_have_value("100")
     expect(page.get_by_text("I won", exact=True).locator("input")).to_be_checked()
-    _state(page, "idle", pending=0)  # the figures left the phone's list for the form
+    sync_state(page, "idle", pending=0)  # the figures left the phone's list for the form
     screenshot(page, "offline-fixing")
     page.get_by_label("By how many points (spread)?").fill("10")
     page.get_by_role("button", name="Check my result").click()
     page.get_by_role("button", name="Save this result").click()
-    _state(page, "received", pending=0)
+    sync_state(page, "received", pending=0)
     line = CardLine.objects.get(seat__entry=winner, kind=CardLine.Kind.REPORTED)
     assert (line.game_points, line.plus) == (2, 10)
 
@@ -295,7 +234,7 @@ def test_a_table_settled_without_the_phones_report_is_a_conflict(phone, live_ser
     page = open_(context, f"{live_server.url}/r/{winner.report_token}/")
     context.set_offline(True)
     _report(page, "won", 15)
-    _state(page, "queued", pending=1)
+    sync_state(page, "queued", pending=1)
     director = event.director
     for position, won in ((1, True), (2, False)):  # the paper cards say 25, not 15
         table_paper_line_enter(table=table, position=position, won=won, spread=25, user=director)
@@ -303,14 +242,14 @@ def test_a_table_settled_without_the_phones_report_is_a_conflict(phone, live_ser
     assert table.status == Table.Status.VERIFIED
 
     context.set_offline(False)
-    said = _state(page, "conflict", pending=0)
+    said = sync_state(page, "conflict", pending=0)
     assert said.startswith("This phone and the card on the server differ: please see the director.")
     assert "already verified" in said
     assert "Game 1: I won by 15" in page.locator("#report-queue").inner_text()
     screenshot(page, "offline-conflict")
-    _axe(page)
+    axe_check(page)
     page.get_by_role("button", name="I have seen the director: remove it from this phone").click()
-    _state(page, "idle", pending=0)
+    sync_state(page, "idle", pending=0)
 
 
 def test_the_states_while_sending_and_the_phones_preview(phone, live_server, event_in_play):
@@ -328,9 +267,9 @@ def test_the_states_while_sending_and_the_phones_preview(phone, live_server, eve
     assert "A loss by 70 is a double skunk against you: 0 game points" in preview
     screenshot(page, "offline-preview")
     page.get_by_role("button", name="Save this result").click()
-    _state(page, "queued", pending=1)
+    sync_state(page, "queued", pending=1)
     context.set_offline(False)
-    said = _state(page, "sending", pending=1)
+    said = sync_state(page, "sending", pending=1)
     assert said == "Sending your report…"
     screenshot(page, "offline-sending")
     for _ in range(50):  # the held request reaches the route (Playwright calls dispatch it)
@@ -341,7 +280,7 @@ def test_the_states_while_sending_and_the_phones_preview(phone, live_server, eve
     for route in held:
         route.continue_()
     context.unroute("**/api/v1/report/**")
-    _state(page, "received", pending=0)
+    sync_state(page, "received", pending=0)
     assert _lines(winner) == 1
 
 
@@ -361,7 +300,7 @@ def test_a_signed_in_players_report_carries_the_csrf_token(phone, live_server, e
     page = open_(context, f"{live_server.url}/r/{winner.report_token}/")
     assert page.locator("button", has_text="Log out").count() == 1
     _report(page, "won", 30)
-    _state(page, "received", pending=0)
+    sync_state(page, "received", pending=0)
     assert _lines(winner) == 1
 
 
@@ -375,7 +314,7 @@ def test_background_sync_sends_a_report_after_the_page_was_closed(
     page = open_(context, f"{live_server.url}/r/{winner.report_token}/")
     context.set_offline(True)
     _report(page, "won", 35)
-    _state(page, "queued", pending=1)
+    sync_state(page, "queued", pending=1)
     elsewhere = context.new_page()  # the phone shows something else; the player's page is shut
     page.close()
     context.set_offline(False)

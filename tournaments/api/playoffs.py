@@ -105,6 +105,13 @@ class MatchReportSerializer(StrictInput):
     preview = serializers.BooleanField(
         default=False, help_text="Answer with the engine's line and words; save nothing."
     )
+    game = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=9999,
+        help_text="The match's game the player is reporting; refused (code game_changed) if "
+        "another game is in play now: a report kept on a phone may arrive late.",
+    )
 
 
 class ClockSerializer(StrictInput):
@@ -177,8 +184,17 @@ class MatchReportView(PrivateAnswers, APIView):
             )
             return Response(PreviewSerializer({"line": line, "words": words}).data)
 
+        game = body.validated_data.get("game")
+
         def write():
-            match_game_report(match=match, entry=entry, won=won, spread=margin, user=request.user)
+            match_game_report(
+                match=match,
+                entry=entry,
+                won=won,
+                spread=margin,
+                user=request.user,
+                game_number=game,
+            )
 
         def answer():
             return MatchSerializer(entry_current_match(entry=entry)).data
@@ -186,7 +202,9 @@ class MatchReportView(PrivateAnswers, APIView):
         keyed = keyed_answer(
             request,
             entry=entry,
-            print_=report_print("match", result=body.validated_data["result"], margin=margin),
+            print_=report_print(
+                "match", result=body.validated_data["result"], margin=margin, game=game
+            ),
             status=status.HTTP_201_CREATED,
             write=write,
             answer=answer,

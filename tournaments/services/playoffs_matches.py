@@ -163,10 +163,19 @@ def match_rederive(match: Match, *, when: datetime | None = None) -> bool:
 
 @retry_on_conflict  # opens the transaction itself
 def match_game_report(
-    *, match: Match, entry: Entry, won: bool, spread: int, user=None, source: str = Source.PLAYER
+    *,
+    match: Match,
+    entry: Entry,
+    won: bool,
+    spread: int,
+    user=None,
+    source: str = Source.PLAYER,
+    game_number: int | None = None,
 ) -> MatchLine:
     """A player's "I won / I lost by N" for the match's current game; verified (and the match
-    decided, the winner moved on) when the two reports agree, flagged when they do not."""
+    decided, the winner moved on) when the two reports agree, flagged when they do not.
+    ``game_number`` is the game the player was looking at (a report kept on a phone may arrive
+    late): if another game is in play now, the report is refused rather than saved against it."""
     match = match_locked(match)
     line = match_line_for(match.playoff.event, won, spread)
     side = match_side(match, entry.pk)
@@ -176,6 +185,14 @@ def match_game_report(
         match.clock_started_at = None  # the absent player has arrived
         match.save(update_fields=["clock_started_at"])
     game = _current_game(match)
+    if game_number is not None and game_number != game.number:
+        raise ServiceError(
+            f"Your report is for game {game_number} of this match, but game {game.number} is "
+            f"the one in play now, so it was not saved. Check your page; if game {game_number} "
+            "is not as you played it, see the director.",
+            field="game",
+            code="game_changed",
+        )
     reported = match_line_save(
         game, entry.pk, MatchLine.Kind.REPORTED, line, source=source, user=user
     )

@@ -230,7 +230,12 @@ def player_match_report(request, token: str):
             entry,
             "match",
             lambda: match_game_report(
-                match=match, entry=entry, won=won, spread=margin, user=request.user
+                match=match,
+                entry=entry,
+                won=won,
+                spread=margin,
+                user=request.user,
+                game_number=form.cleaned_data["game"],
             ),
         )
     except ServiceError as exc:

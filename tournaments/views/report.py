@@ -61,7 +61,7 @@ def report_once(form, entry, route: str, write) -> None:
     if key is None:
         write()
         return
-    game = data.get("game") if route == "report" else None
+    game = data.get("game")
     try:
         keyed_write(
             entry=entry,

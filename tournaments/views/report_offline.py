@@ -54,6 +54,7 @@ def offline_settings(*, entry, form) -> dict:
         "settings": settings,
         "token": entry.report_token,
         "report_url": reverse("api-report", kwargs={"token": entry.report_token}),
+        "match_url": reverse("api-match-report", kwargs={"token": entry.report_token}),
         "worker_url": reverse("player-worker"),
         "scope": "/r/",
         "messages": {

@@ -21,6 +21,7 @@ from tournaments.models import AuditEntry, Entry, Event, EventRole, Game, JudgeC
 from tournaments.services import (
     backup_export,
     backup_import,
+    backup_push,
     check_in,
     clubs,
     consolation,
@@ -698,6 +699,13 @@ SCENARIOS = {
     "event_backup_download": lambda w: (
         (e := w.playing()),
         lambda: backup_export.event_backup_download(event=e, user=e.director, include_tokens=True),
+    ),
+    "event_push": lambda w: (
+        (e := w.playing()),
+        # Nothing listens on port 9 here: not reached, and still the try's line in the history.
+        lambda: backup_push.event_push(
+            event=e, site="http://127.0.0.1:9", token="x", user=e.director
+        ),
     ),
     "event_import": lambda w: (
         (e := w.playing()),

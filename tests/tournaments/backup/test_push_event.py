@@ -1,7 +1,9 @@
 """Venue mode and the way back: ``python -m config.venue`` serves Pegboard as production does
 (here it is also the "main site", a second Django server process with its own SQLite
 database), and ``manage.py push_event`` sends an event played here to it with a real API
-token; the main site refuses the same event a second time, saying how to go on."""
+token; the main site refuses the same event a second time, saying how to go on. With
+``--with-links`` the players' private links arrive and work there. Each try is a line of the
+event's history here: when, to which site, and the answer (never the token)."""
 
 from __future__ import annotations
 
@@ -16,9 +18,10 @@ import urllib.request
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.urls import reverse
 
 from tests.conftest import REPO
-from tournaments.models import Table
+from tournaments.models import AuditEntry, CardLine, Event, Table
 from tournaments.services.results import card_line_report
 
 pytestmark = pytest.mark.django_db
@@ -40,6 +43,17 @@ def _get(url: str, token: str | None = None) -> tuple[int, dict, bytes]:
             return answer.status, dict(answer.headers), answer.read()
     except urllib.error.HTTPError as refused:
         return refused.code, dict(refused.headers), refused.read()
+
+
+def _post_json(url: str, body: dict) -> tuple[int, bytes]:
+    request = urllib.request.Request(
+        url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
+    )
+    try:
+        with urllib.request.urlopen(request) as answer:
+            return answer.status, answer.read()
+    except urllib.error.HTTPError as refused:
+        return refused.code, refused.read()
 
 
 @pytest.fixture(scope="module")
@@ -134,3 +148,84 @@ def test_a_wrong_token_or_address_is_refused_saying_what_to_do(main_site, event_
         call_command("push_event", event.pk, "--to", "http://main.example", "--token", "x")
     with pytest.raises(CommandError, match="No event 999999"):
         call_command("push_event", 999999, "--to", site, "--token", "x")
+
+
+def _pushes(event) -> list[AuditEntry]:
+    return list(AuditEntry.objects.filter(event=event, action="event_push").order_by("pk"))
+
+
+def test_with_links_the_players_links_arrive_and_work_on_the_main_site(
+    main_site, event_in_play, capsys
+):
+    site, token, _ = main_site
+    event = event_in_play(10)
+    table = Table.objects.get(game__event=event, game__number=1, number=2)
+    a, b = (seat.entry for seat in table.seats.order_by("position"))
+
+    call_command("push_event", event.pk, "--to", site, "--token", token, "--with-links")
+    there = re.search(r"event (\d+),", capsys.readouterr().out).group(1)
+    status, _, body = _get(f"{site}/api/v1/events/{there}/backup/?tokens=true", token)
+    assert status == 200
+    links = {e["report_token"] for e in json.loads(body)["entries"]}
+    assert a.report_token in links and b.report_token in links  # the same links as here
+    # The QR code on the player's scorecard opens their page on the main site...
+    status, _, page = _get(f"{site}/r/{a.report_token}/")
+    assert status == 200 and a.name in page.decode()
+    # ... and reports there: both players of table 2, verified on the main site.
+    for entry, won in ((a, True), (b, False)):
+        answer = _post_json(
+            f"{site}/api/v1/report/{entry.report_token}/",
+            {"result": "won" if won else "lost", "margin": 17},
+        )
+        assert answer[0] == 201, answer
+    mine = json.loads(_get(f"{site}/api/v1/report/{a.report_token}/")[2])
+    assert mine["current"]["state"] == "verified"
+    assert not CardLine.objects.filter(seat__table=table).exists()  # nothing changed here
+
+    # Sent again: the main site holds it; the refusal says so and how to go on.
+    with pytest.raises(CommandError) as refused:
+        call_command("push_event", event.pk, "--to", site, "--token", token, "--with-links")
+    assert "The main site already holds this event" in str(refused.value)
+    # Renamed here and sent again with its links: the links are the main site's already.
+    Event.objects.filter(pk=event.pk).update(name=event.name + " (laptop copy)")
+    with pytest.raises(CommandError) as refused:
+        call_command("push_event", event.pk, "--to", site, "--token", token, "--with-links")
+    said = str(refused.value)
+    assert "already holds these players' private links" in said
+    assert "run push_event without --with-links" in said
+    assert [p.after["sent"] for p in _pushes(event)] == [True, False, False]
+
+
+def test_each_push_is_in_the_events_history_with_the_site_and_the_answer(
+    main_site, event_in_play, capsys
+):
+    site, token, _ = main_site
+    event = event_in_play(10)
+    call_command("push_event", event.pk, "--to", site, "--token", token)
+    there = int(re.search(r"event (\d+),", capsys.readouterr().out).group(1))
+    with pytest.raises(CommandError):
+        call_command("push_event", event.pk, "--to", site, "--token", "0" * 40)
+    with pytest.raises(CommandError, match="Cannot reach"):
+        call_command("push_event", event.pk, "--to", "http://127.0.0.1:9", "--token", token)
+
+    taken, bad_token, unreached = _pushes(event)
+    assert taken.after == {
+        "site": site, "include_tokens": False, "status": 201, "sent": True,
+        "event_there": there, "answer": taken.after["answer"],
+    }  # fmt: skip
+    assert taken.summary.startswith(f"Sent to the main site {site} (no private links): taken.")
+    assert f"event {there}," in taken.summary and taken.kind == AuditEntry.Kind.SETTINGS
+    assert (bad_token.after["status"], bad_token.after["sent"]) == (401, False)
+    assert "refused the token" in bad_token.summary
+    assert (unreached.after["status"], unreached.after["site"]) == (None, "http://127.0.0.1:9")
+    assert "not reached" in unreached.summary and "nothing was sent" in unreached.summary
+    for push in (taken, bad_token, unreached):
+        assert token not in json.dumps(push.after) + push.summary  # the token is a password
+        assert push.created_at is not None
+    # The director reads it on the event's history page.
+    from django.test import Client
+
+    client = Client()
+    client.force_login(event.director)
+    history = client.get(reverse("event-history", args=[event.pk])).content.decode()
+    assert f"Sent to the main site {site}" in history

@@ -198,13 +198,17 @@ def test_the_player_include_shows_score_dealer_and_form(built):
     assert reverse("player-match-report", args=[entry.report_token]) in html
 
 
-def test_the_phones_queue_takes_the_qualifying_form_only(built, client):
-    """The phone's queue (static/js/report-offline.js) sends to the qualifying game's route: it
-    takes the forms marked data-offline-report; the match's form posts to /match/ as before."""
+def test_the_phones_queue_takes_the_match_form_to_the_match_route(built, client):
+    """The phone's queue (static/js/report-offline.js) takes the match's form too: it is marked
+    for the queue with the game it reports, and the page carries the match's API route."""
+    import json
+
     event, semi = built
-    html = client.get(reverse("player-page", args=[semi.entry_a.report_token])).content.decode()
-    match_form = html[
-        html.index('action="' + reverse("player-match-report", args=[semi.entry_a.report_token])) :
-    ].split(">", 1)[0]
-    assert "report-form" in match_form and "data-offline-report" not in match_form
-    assert "data-offline-report" not in html
+    token = semi.entry_a.report_token
+    html = client.get(reverse("player-page", args=[token])).content.decode()
+    match_form = html[html.index('action="' + reverse("player-match-report", args=[token])) :]
+    assert match_form.split(">", 1)[0].endswith('data-offline-report="match" novalidate')
+    assert '<input type="hidden" name="game" value="1">' in match_form.split("</form>", 1)[0]
+    settings = html.split('id="offline-settings" type="application/json">', 1)[1]
+    offline = json.loads(settings.split("</script>", 1)[0])
+    assert offline["match_url"] == f"/api/v1/report/{token}/match/"
