@@ -217,6 +217,17 @@ class ResultRow:
         return self.place if self.seed is not None else ""
 
     @property
+    def partner_names(self) -> str:
+        """A doubles team's partners as "Ann and Bob"; "" in singles."""
+        return " and ".join(partner.name for partner in self.partners)
+
+    @property
+    def named_by_partners(self) -> bool:
+        """A doubles team whose name already says who plays ("Ann & Bob", the default)."""
+        names = [partner.name for partner in self.partners]
+        return bool(names) and self.name == entrants.team_default_name(names)
+
+    @property
     def member(self) -> bool:
         """Has an ACC number: MRPs reach the ACC only for members."""
         return bool(self.acc_number)

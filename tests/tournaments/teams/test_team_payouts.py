@@ -95,6 +95,9 @@ def test_a_doubles_event_pays_each_team_once_split_between_the_partners():
     assert "$200.01" in page and "$100.01" in page and "$100.00" in page
     assert "$20001" not in page and "$10001" not in page  # cents, never shown as dollars
     assert "partner entered first" in page
+    Team.objects.filter(pk=final.runner_up.team_id).update(name="Fifteen Two")  # a chosen name
+    page = client.get(f"/events/{event.pk}/results/").content.decode()
+    assert f"Fifteen Two ({final.runner_up.partner_names})" in page
 
     payouts = _csv(client.get(f"/events/{event.pk}/payouts.csv"))
     assert payouts[0] == ["place", "team", "name", "acc_number", "payout", "team_payout"]
