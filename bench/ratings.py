@@ -43,6 +43,8 @@ Figures:
   the rating accounts for at least half the spread of true skill. Sigma is no guide here:
   with a beta this large OpenSkill's sigma barely falls in a season.
 - seconds: wall-clock time of the whole run (the only figure that differs between runs).
+- doubles: rating doubles games two against two, or leaving them out (``ratings_doubles``),
+  printed before the last two lines; its summary line is the one but last.
 The last line: ``ratings: system=<name> logloss=<x> elo_logloss=<y> brier=<z> elo_brier=<w>
 diff_hi=<upper bound of logloss minus elo_logloss>``.
 """
@@ -116,11 +118,16 @@ def seat(
             yield Seating(day, game_no, session, table, a, b, rng.getrandbits(62))
 
 
-def schedule(rng: random.Random) -> list[Seating]:
-    """Every game of the season, in time order."""
+def club_pools(rng: random.Random) -> list[list[int]]:
+    """The players of each club: the season's first draw from ``rng``."""
     everyone = rng.sample(range(PLAYERS), PLAYERS)
     size = PLAYERS // CLUBS
-    pools = [everyone[club * size : (club + 1) * size] for club in range(CLUBS)]
+    return [everyone[club * size : (club + 1) * size] for club in range(CLUBS)]
+
+
+def schedule(rng: random.Random) -> list[Seating]:
+    """Every game of the season, in time order."""
+    pools = club_pools(rng)
     seatings: list[Seating] = []
     for week in range(WEEKS):
         monday = START + timedelta(weeks=week)
@@ -303,8 +310,9 @@ def report(name: str, chances: Sequence[float]) -> None:
     print(f"test {name}: logloss={log_loss(chances):.4f} brier={brier(chances):.4f}")
 
 
-def league(skills: Sequence[float]) -> tuple[list[RatedGame], float]:
-    """Every game of the season, played out, and the calibration rate; prints both."""
+def league(skills: Sequence[float]) -> tuple[list[RatedGame], float, list[Seating]]:
+    """Every game of the season, played out, the calibration rate and the seatings; prints
+    the first two."""
     seatings = schedule(random.Random(SEED))
     with Pool(PROCESSES) as pool:
         rate, half = calibrate(pool)
@@ -319,7 +327,7 @@ def league(skills: Sequence[float]) -> tuple[list[RatedGame], float]:
         f"skunks) from {seatings[0].day} to {seatings[-1].day}; fit period {cut:,} games "
         f"to {seatings[cut - 1].day}, test period {len(games) - cut:,} games"
     )
-    return games, rate
+    return games, rate, seatings
 
 
 def test_period(
@@ -339,7 +347,7 @@ def test_period(
 def main() -> None:
     started = time.perf_counter()
     skills = true_skills()
-    games, rate = league(skills)
+    games, rate, seatings = league(skills)
     cut = int(len(games) * FIT_SHARE)
     fit, test = games[:cut], games[cut:]
     with Pool(PROCESSES, initializer=_share_fit, initargs=(fit,)) as pool:
@@ -362,7 +370,11 @@ def main() -> None:
     print(
         f"provisional_games={provisional}: then on, corr(mu, skill) >= {INFORMED_CORRELATION:.3f}"
     )
+    from ratings_doubles import doubles_backtest  # it reads this module's league
+
+    doubles = doubles_backtest(skills, seatings, games, cut, chosen)
     print(f"seconds: {time.perf_counter() - started:.1f}")
+    print(doubles)
     print(
         f"ratings: system={SYSTEM} logloss={log_loss(ours):.4f} elo_logloss={log_loss(elo):.4f} "
         f"brier={brier(ours):.4f} elo_brier={brier(elo):.4f} diff_hi={high:.4f}"

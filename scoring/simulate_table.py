@@ -9,7 +9,10 @@ Terms (see ``scoring.table_deal`` for styles, seats and sides):
 - first dealer: every player cuts a card from the pack; the lowest rank deals, and when the
   lowest rank is shared all cut again.
 
-Strategy (experts only, deterministic given the cards; simple and fast):
+Strategy (deterministic given the cards; simple and fast), followed by an expert always and by
+a player of lower skill (``scoring.simulate``'s skill) with that chance at each decision, the
+other times a uniformly random legal choice drawn from the game's own decision stream (experts
+draw nothing from it, so a game of experts is the same whether skills are given or not):
 - keep: the four cards with the best expected hand value over the starters the player cannot
   see (see ``scoring.simulate``); ties go to the first in rank order. The discards are the
   rest. In Canadian Doubles a player with ten cards keeps the best four, passes the best four
@@ -31,7 +34,7 @@ from operator import attrgetter, mul
 from scoring.cards import DECK, JACK, SUITS, Card
 from scoring.deal import DEFAULT_TARGET
 from scoring.pegging import Pegging, pegging_result
-from scoring.simulate import choose_card
+from scoring.simulate import EXPERT, Player
 from scoring.table_deal import (
     CANADIAN_DOUBLES,
     SHAPES,
@@ -59,6 +62,7 @@ class SimulatedTableGame:
     results: tuple[TableDealResult, ...]
     final_scores: tuple[int, ...]
     winner: int
+    skills: tuple[float, ...] = ()  # by player; () for experts all round
 
     @property
     def players(self) -> int:
@@ -101,11 +105,24 @@ def _cut_for_deal(rng: random.Random, players: int) -> int:
             return next(p for p, card in enumerate(cut) if card.rank == low)
 
 
+def _keep(player: Player, cards: Sequence[Card], seen: Sequence[Card]) -> tuple[Card, ...]:
+    """The four of ``cards`` ``player`` keeps (or passes): the best, or four at random."""
+    if player.follows_strategy():
+        return best_keep(cards, seen)
+    return tuple(player.decisions.sample(list(cards), 4))
+
+
 def table_deal_once(
-    rng: random.Random, style: str, scores_before: Sequence[int], target: int
+    rng: random.Random,
+    style: str,
+    scores_before: Sequence[int],
+    target: int,
+    seated: Sequence[Player] | None = None,
 ) -> tuple[TableDealRecord, TableDealResult]:
-    """Deal, lay away, cut and play one deal of ``style``; ``scores_before`` per side."""
+    """Deal, lay away, cut and play one deal of ``style``; ``scores_before`` per side;
+    ``seated`` the player in each seat, in the order of play (experts when not given)."""
     seats, dealt_sizes, _, _ = SHAPES[style]
+    seated = seated or (EXPERT,) * seats
     drawn = rng.sample(DECK, sum(dealt_sizes) + 1 + (style == THREE_HANDED))
     dealt, at = [], 0
     for size in dealt_sizes:
@@ -114,14 +131,14 @@ def table_deal_once(
     crib_card = drawn[at] if style == THREE_HANDED else None
     starter = drawn[-1]
     discards, passes = [], []
-    for cards in dealt:
+    for seat, cards in enumerate(dealt):
         if not cards:
             discards.append(())
             passes.append(())
             continue
-        keep = best_keep(cards, cards)
+        keep = _keep(seated[seat], cards, cards)
         rest = [card for card in cards if card not in keep]
-        passed = best_keep(rest, cards) if style == CANADIAN_DOUBLES else ()
+        passed = _keep(seated[seat], rest, cards) if style == CANADIAN_DOUBLES else ()
         passes.append(passed)
         discards.append(tuple(card for card in rest if card not in passed))
     unplayed = TableDealRecord(style, tuple(dealt), tuple(discards), starter, (), crib_card,
@@ -129,19 +146,30 @@ def table_deal_once(
     state = Pegging(*(unplayed.held(seat) for seat in range(seats)))
     laid = []
     while not state.finished:
-        laid.append(state.play(choose_card(state)))
+        laid.append(state.play(seated[state.seat].card(state)))
     record = replace(unplayed, plays=tuple(p.card for p in laid))
     return record, table_deal_result(record, pegging_result(tuple(laid), seats))
 
 
 def simulate_table_game(
-    seed: int, *, style: str = THREE_HANDED, target: int = DEFAULT_TARGET
+    seed: int,
+    *,
+    style: str = THREE_HANDED,
+    target: int = DEFAULT_TARGET,
+    skills: Sequence[float] | None = None,
 ) -> SimulatedTableGame:
-    """One game of ``style`` from ``seed`` to ``target``; the same seed gives the same game."""
+    """One game of ``style`` from ``seed`` to ``target``, ``skills`` by player (experts when not
+    given); the same seed and skills always give the same game."""
     if style not in SHAPES:
         raise ValueError(f"unknown style {style!r}; one of {', '.join(SHAPES)}")
     rng = random.Random(f"{style} {seed}")
     players = SHAPES[style][0]
+    if skills is not None and len(skills) != players:
+        raise ValueError(
+            f"{style} seats {players} players: give {players} skills, not {len(skills)}"
+        )
+    decisions = random.Random(f"decisions {style} {seed}")
+    people = tuple(Player(skill, decisions) for skill in skills) if skills else (EXPERT,) * players
     sides = sides_of(players)
     first_dealer = dealer = _cut_for_deal(rng, players)
     scores = [0] * sides
@@ -149,7 +177,8 @@ def simulate_table_game(
     while True:
         # Record side r holds seat r, which is player dealer + 1 + r: their team or self.
         side_at = [(dealer + 1 + side) % sides for side in range(sides)]
-        record, result = table_deal_once(rng, style, [scores[s] for s in side_at], target)
+        seated = [people[(dealer + 1 + seat) % players] for seat in range(players)]
+        record, result = table_deal_once(rng, style, [scores[s] for s in side_at], target, seated)
         deals.append(record)
         results.append(result)
         for side, score in enumerate(result.scores):
@@ -166,4 +195,5 @@ def simulate_table_game(
         results=tuple(results),
         final_scores=tuple(scores),
         winner=scores.index(target),
+        skills=tuple(skills) if skills else (),
     )

@@ -71,3 +71,35 @@ def test_keep_value_is_the_show_summed_over_unseen_starters() -> None:
     assert keep_value(keep, cards) == brute
     others = [k for k in __import__("itertools").combinations(cards, 4)]
     assert all(keep_value(k, cards) <= keep_value(keep, cards) for k in others)
+
+
+@pytest.mark.parametrize("style", [FOUR_HANDED, CANADIAN_DOUBLES, THREE_HANDED])
+def test_players_of_lower_skill_still_play_legal_deals(style: str) -> None:
+    skills = (0.3, 0.9, 0.5, 0.7)[: 3 if style == THREE_HANDED else 4]
+    for seed in range(6):
+        game = simulate_table_game(seed, style=style, skills=skills)
+        assert game == simulate_table_game(seed, style=style, skills=skills)
+        assert game.skills == skills
+        for deal, result in zip(game.deals, game.results, strict=True):
+            assert score_table_deal(deal) == result
+
+
+def test_experts_play_the_same_game_with_or_without_skills() -> None:
+    for seed in range(4):
+        plain = simulate_table_game(seed, style=FOUR_HANDED)
+        given = simulate_table_game(seed, style=FOUR_HANDED, skills=(1.0,) * 4)
+        assert given.deals == plain.deals and given.final_scores == plain.final_scores
+
+
+def test_skill_decides_more_four_handed_games_than_chance() -> None:
+    # Players 0 and 2 (team 0) are experts, players 1 and 3 often choose at random.
+    wins = sum(
+        simulate_table_game(seed, style=FOUR_HANDED, skills=(1.0, 0.4, 1.0, 0.4)).winner == 0
+        for seed in range(120)
+    )
+    assert wins >= 75  # about 60 by chance; far more when skill counts
+
+
+def test_a_skill_for_each_player() -> None:
+    with pytest.raises(ValueError, match="give 4 skills, not 2"):
+        simulate_table_game(1, style=FOUR_HANDED, skills=(1.0, 0.5))

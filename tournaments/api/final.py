@@ -9,6 +9,10 @@ request returns the Consolation already made (200 instead of 201).
   non-qualifier. place: the band, or a non-qualifier's qualifying rank.
 - mrp: Master Rating Points (qualifiers of sanctioned events only; null otherwise).
 - payout_cents: the prize money owed, once the places paid are decided.
+- doubles: a row is a team (``team_id``, ``name`` the team's): ``payout_cents`` is the team's,
+  and ``partners`` gives each partner's ``payout_cents``, equal halves with an odd cent to the
+  first partner; the shares always sum to the team's. ``team_id`` is null and ``partners``
+  empty in a singles event.
 """
 
 from __future__ import annotations
@@ -26,6 +30,14 @@ from tournaments.services.consolation import consolation_create, consolation_of
 from tournaments.services.ledger import event_finalise_request
 
 
+class PartnerShareSerializer(serializers.Serializer):
+    entry_id = serializers.IntegerField()
+    player_id = serializers.IntegerField()
+    name = serializers.CharField()
+    acc_number = serializers.CharField()
+    payout_cents = serializers.IntegerField()
+
+
 class ResultRowSerializer(serializers.Serializer):
     entry_id = serializers.IntegerField()
     name = serializers.CharField()
@@ -40,6 +52,8 @@ class ResultRowSerializer(serializers.Serializer):
     game_points = serializers.IntegerField()
     net_spread = serializers.IntegerField()
     payout_cents = serializers.IntegerField()
+    team_id = serializers.IntegerField(allow_null=True)
+    partners = PartnerShareSerializer(many=True)
 
 
 class BandSerializer(serializers.Serializer):

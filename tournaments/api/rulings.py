@@ -27,6 +27,7 @@ from tournaments.selectors.access import (
     event_get_for_judging,
     judge_call_get_for_judging,
 )
+from tournaments.selectors.entrants import entrant_label
 from tournaments.selectors.games import table_get
 from tournaments.selectors.rulings import (
     count_hand,
@@ -55,8 +56,18 @@ class RulingSerializer(serializers.ModelSerializer):
         source="match_game.number", read_only=True, allow_null=True, help_text="game of the match"
     )
     infraction = serializers.CharField(source="get_code_display", read_only=True)
-    offender_name = serializers.CharField(source="offender.name", read_only=True)
-    beneficiary_name = serializers.CharField(source="beneficiary.name", read_only=True)
+    offender_name = serializers.SerializerMethodField(
+        help_text="the offender as the pages name them: in doubles the team and its partners"
+    )
+    beneficiary_name = serializers.SerializerMethodField(
+        help_text="the beneficiary as the pages name them: in doubles the team and its partners"
+    )
+
+    def get_offender_name(self, ruling) -> str:
+        return entrant_label(ruling.offender)
+
+    def get_beneficiary_name(self, ruling) -> str:
+        return entrant_label(ruling.beneficiary)
 
     class Meta:
         model = Ruling

@@ -28,6 +28,9 @@ Terms:
   (``payouts_by_player``). ``players`` share the line and each receives ``each``.
 - adjustment: the director's change, in cents, to what each holder of one line receives.
 - balance: the fund not paid out: unallocated + rounding left over - net adjustments.
+- partner shares: in a doubles event a payout line is paid per team (the team's place); each
+  partner receives an equal share, and a cent that does not divide goes to the first partner
+  (the one entered first), so the shares always sum to the team's amount.
 """
 
 from __future__ import annotations
@@ -190,6 +193,16 @@ def dollars(cents: int) -> str:
     sign = "-" if cents < 0 else ""
     whole, part = divmod(abs(int(cents)), 100)
     return f"{sign}{whole}.{part:02d}"
+
+
+def partner_shares(cents: int, partners: int = 2) -> tuple[int, ...]:
+    """A team's payout split between its partners, first partner first: equal shares, the
+    cents that do not divide to the first partners (10001 -> (5001, 5000))."""
+    if partners < 1:
+        raise ValueError(f"a team has 1 partner or more (got {partners})")
+    _not_negative(cents, "a team's payout")
+    share, odd = divmod(cents, partners)
+    return tuple(share + (place < odd) for place in range(partners))
 
 
 def payout_schedule(

@@ -9,6 +9,10 @@ Terms:
   row (a bigger win) or as one. The backtest (``bench/ratings.py``) chooses it: by default a
   skunk counts as two wins, which predicted a little better there (weaker players are
   skunked more often).
+- team game: a doubles game, two partners against two (``RatedTeamGame``), rated by
+  OpenSkill's team model: each team's skill is its partners' summed, and each partner's rating
+  moves by their share of the team's surprise. Whether the site rates such games is the
+  backtest's decision (``bench/ratings_doubles.py``; see ``services.ratings``).
 - provisional: fewer than ``provisional_games`` rated games: the rating is shown marked and
   left out of leaderboards. 60 by default: in the backtest a rating only tracks true skill
   well (correlation at least sqrt(1/2)) after about 60 games. Sigma cannot tell, as with this
@@ -53,6 +57,15 @@ class RatedGame:
 
 
 @dataclass(frozen=True)
+class RatedTeamGame:
+    """A doubles game: the partners of the winning team beat those of the losing team."""
+
+    winners: tuple[int, ...]
+    losers: tuple[int, ...]
+    skunk: bool = False
+
+
+@dataclass(frozen=True)
 class Rating:
     mu: float
     sigma: float
@@ -89,14 +102,30 @@ class RatingBook:
         found = self._ratings.get(player)
         return found if found is not None else (self.model.rating(), 0)
 
-    def apply(self, game: RatedGame) -> None:
+    def apply(self, game: RatedGame | RatedTeamGame) -> None:
+        if isinstance(game, RatedTeamGame):
+            self._apply_team(game)
+            return
         (winner, won), (loser, lost) = self._get(game.winner), self._get(game.loser)
         for _ in range(2 if game.skunk and self.params.skunk_as_two_wins else 1):
             [[winner], [loser]] = self.model.rate([[winner], [loser]])
         self._ratings[game.winner] = (winner, won + 1)
         self._ratings[game.loser] = (loser, lost + 1)
 
-    def apply_all(self, games: Iterable[RatedGame]) -> None:
+    def _apply_team(self, game: RatedTeamGame) -> None:
+        winners = [self._get(player) for player in game.winners]
+        losers = [self._get(player) for player in game.losers]
+        teams = [[rating for rating, _ in winners], [rating for rating, _ in losers]]
+        for _ in range(2 if game.skunk and self.params.skunk_as_two_wins else 1):
+            teams = self.model.rate(teams)
+        for players, before, after in (
+            (game.winners, winners, teams[0]),
+            (game.losers, losers, teams[1]),
+        ):
+            for player, (_, games), rating in zip(players, before, after, strict=True):
+                self._ratings[player] = (rating, games + 1)
+
+    def apply_all(self, games: Iterable[RatedGame | RatedTeamGame]) -> None:
         for game in games:
             self.apply(game)
 
@@ -111,6 +140,11 @@ class RatingBook:
         """The chance ``player`` beats ``opponent`` in one game, by the model."""
         a, b = self._get(player)[0], self._get(opponent)[0]
         return self.model.predict_win([[a], [b]])[0]
+
+    def team_win_probability(self, team: tuple[int, ...], opponents: tuple[int, ...]) -> float:
+        """The chance the partners ``team`` beat the partners ``opponents`` in one game."""
+        sides = [[self._get(p)[0] for p in team], [self._get(p)[0] for p in opponents]]
+        return self.model.predict_win(sides)[0]
 
 
 def win_probability(a: Rating, b: Rating, params: RatingParams = DEFAULT_PARAMS) -> float:

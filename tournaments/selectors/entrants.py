@@ -2,7 +2,8 @@
 
 An *entrant* is the unit that is paired and ranked: one player's entry in a singles event, a
 team of two entries (``Team``) in a doubles event. ``entrant_of`` gives any entry's or team's
-display name and players; ``entry_names`` names a whole field in one query (the standings, the
+display name and players (``entrant_label`` one side of a game, team and partners);
+``entry_names`` names a whole field in one query (the standings, the
 cut, the ACC package) from the query path ``ENTRANT_NAME``; ``teams_of_event`` lists an event's
 teams with their partners. Pages, sheets, exports and e-mails name entrants through these and
 nothing else.
@@ -68,6 +69,17 @@ def entrant_of(unit: Entry | Team) -> Entrant:
             return Entrant(name=unit.name, players=tuple(unit.players))
         unit = team
     return Entrant(name=unit.name, players=tuple(unit.players), team_id=unit.pk)
+
+
+def entrant_label(entry: Entry) -> str:
+    """What an entry plays as, named where one side of a game is meant (a ruling's offender
+    and winner): the player, or their team with its partners ("Aces (Ann and Bob)", "Ann &
+    Bob"). Reads ``team.members`` (with their players) as prefetched when it is."""
+    team = entry.team if entry.team_id else None
+    if team is None:
+        return entry.name
+    partners = [member.name for member in sorted(team.members.all(), key=lambda e: e.pk)]
+    return team_label(team.name, partners)
 
 
 def team_members(team: Team) -> list[Member]:

@@ -8,11 +8,14 @@ Terms (the rules themselves live in ``core.bracket`` and ``core.money``):
   pool, else ``{"split": ..., "percent": ..., "graduation": ...}``), read into the core's types.
 - adjustment: the director's change, in cents, to what each holder of one payout line gets
   (``Playoff.payout_adjustments``, keyed like the lines: "1", "3-4", "Q1", "Q2-8").
+- doubles: the entrant is a team, so an entrant is counted, placed and paid once per team (its
+  row is its first partner's entry); ``ResultRow.partners`` gives each partner's share of the
+  team's payout (``core.money.partner_shares``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from tournaments.core.bracket import Bracket, band_players, build_bracket, finishes
 from tournaments.core.money import (
@@ -21,6 +24,7 @@ from tournaments.core.money import (
     QualifierPool,
     apply_adjustments,
     held_places,
+    partner_shares,
     payout_schedule,
     payouts_by_player,
     place_key,
@@ -102,7 +106,11 @@ class PayoutTable:
 def _entrants_and_qualifiers(event: Event, playoff: Playoff | None) -> tuple[int, int]:
     if playoff is not None:
         return playoff.entrants, playoff.qualifiers
-    entrants = event.entries.exclude(status=Entry.Status.REGISTERED).count()
+    field = event.entries.exclude(status=Entry.Status.REGISTERED)
+    if event.in_teams:  # a team enters, pays and is paid once (``standings_entrants``)
+        entrants = field.filter(team__isnull=False).values("team_id").distinct().count()
+    else:
+        entrants = field.count()
     return entrants, qualifier_count(entrants, event.qualifier_ratio)
 
 
@@ -173,6 +181,17 @@ def _by_entry(payouts: Payouts, bracket: Bracket) -> dict[int, int]:
 
 
 @dataclass(frozen=True)
+class PartnerShare:
+    """One partner of a doubles team and their share of the team's payout, in cents."""
+
+    entry_id: int
+    player_id: int
+    name: str
+    acc_number: str
+    payout_cents: int
+
+
+@dataclass(frozen=True)
 class ResultRow:
     entry_id: int
     name: str
@@ -188,12 +207,25 @@ class ResultRow:
     mrp_qualifying: int | None = None
     mrp_playoff: int | None = None
     player_id: int | None = None
+    team_id: int | None = None  # a doubles team's row: the team, paid once for both partners
+    partners: tuple[PartnerShare, ...] = ()
 
     @property
     def finish(self) -> str:
         """A qualifier's playoff finish as people read it ("5-6"), "" while playing or for a
         non-qualifier: the one place figure of the sheet, the CSVs and the API."""
         return self.place if self.seed is not None else ""
+
+    @property
+    def partner_names(self) -> str:
+        """A doubles team's partners as "Ann and Bob"; "" in singles."""
+        return " and ".join(partner.name for partner in self.partners)
+
+    @property
+    def named_by_partners(self) -> bool:
+        """A doubles team whose name already says who plays ("Ann & Bob", the default)."""
+        names = [partner.name for partner in self.partners]
+        return bool(names) and self.name == entrants.team_default_name(names)
 
     @property
     def member(self) -> bool:
@@ -305,6 +337,9 @@ def event_final_results(*, event: Event) -> FinalResults:
     seeded = {entry for _, entry, _ in seeds}
     others = [row(r["entry_id"], r["rank"], None) for r in table.values()]
     others = [r for r in others if r.entry_id not in seeded]
+    if event.in_teams:
+        teams = _teams_by_first_partner(event)
+        qualifiers, others = _with_partners(teams, qualifiers), _with_partners(teams, others)
     by_id = {r.entry_id: r for r in qualifiers + others}
     runner_up = next((e for e, f in done.items() if f.first == 2), None)
     return FinalResults(
@@ -324,3 +359,27 @@ def event_final_results(*, event: Event) -> FinalResults:
         money=money,
         finalised=event.finalised_at is not None,
     )
+
+
+def _teams_by_first_partner(event: Event) -> dict[int, tuple[int, list[entrants.Member]]]:
+    """Each team of the event by its row's entry, its first partner's (two queries)."""
+    teams = {}
+    for team in entrants.teams_of_event(event=event):
+        members = entrants.team_members(team)
+        if members:
+            teams[members[0].entry_id] = (team.pk, members)
+    return teams
+
+
+def _with_partners(teams, rows: list[ResultRow]) -> list[ResultRow]:
+    """A doubles event's rows with their team and each partner's share of its payout."""
+    named = []
+    for row in rows:
+        team_id, members = teams.get(row.entry_id, (None, []))
+        shares = partner_shares(row.payout_cents, len(members)) if members else ()
+        partners = tuple(
+            PartnerShare(m.entry_id, m.player_id, m.name, m.acc_number, cents)
+            for m, cents in zip(members, shares, strict=True)
+        )
+        named.append(replace(row, team_id=team_id, partners=partners))
+    return named

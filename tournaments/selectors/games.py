@@ -37,6 +37,9 @@ class NameRow:
     table: int | None  # None: sits out
     opponent: str
     team: str = ""
+    opponent_entry_id: int | None = None  # the other side's card: the player, or the team's
+    opponent_partners: tuple[str, ...] = ()  # the other team's partners, in a doubles event
+    partner: str = ""  # the player's own partner, in a doubles event
 
 
 @dataclass(frozen=True)
@@ -99,15 +102,24 @@ def _table_row(number: int, seats: list[Seat]) -> TableRow:
 
 
 def _name_rows(table: TableRow, seats: list[Seat]) -> list[NameRow]:
-    if table.first_team_id is None:
+    t = table
+    if t.first_team_id is None:
         return [
-            NameRow(table.first, table.first_entry_id, table.number, table.second),
-            NameRow(table.second, table.second_entry_id, table.number, table.first),
+            NameRow(t.first, t.first_entry_id, t.number, t.second, "", t.second_entry_id),
+            NameRow(t.second, t.second_entry_id, t.number, t.first, "", t.first_entry_id),
         ]
     rows = []
+    sides = (
+        (t.first, t.second, t.second_entry_id, t.second_partners),
+        (t.second, t.first, t.first_entry_id, t.first_partners),
+    )
     for index, seat in enumerate(seats):
-        own, other = (table.first, table.second) if index % 2 == 0 else (table.second, table.first)
-        rows.append(NameRow(seat.entry.name, seat.entry_id, table.number, other, own))
+        own, other, other_id, others = sides[index % 2]
+        same_side = seats[index % 2 :: 2]  # positions 1 and 3, or 2 and 4
+        partner = next((s.entry.name for s in same_side if s is not seat), "")
+        rows.append(
+            NameRow(seat.entry.name, seat.entry_id, t.number, other, own, other_id, others, partner)
+        )
     return rows
 
 
@@ -134,8 +146,10 @@ def game_pairings(*, game: Game) -> Pairings:
         sit_out = NameRow(side["name"], side["entry_id"], None, "")
         if side.get("team_id"):
             names += [
-                NameRow(s.entry.name, s.entry_id, None, "", side["name"]) for s in sitting_out
-            ]
+                NameRow(s.entry.name, s.entry_id, None, "", side["name"],
+                        partner=next((o.entry.name for o in sitting_out if o is not s), ""))
+                for s in sitting_out
+            ]  # fmt: skip
         else:
             names.append(sit_out)
     names.sort(key=lambda row: (row.name.casefold(), row.entry_id))

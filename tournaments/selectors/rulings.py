@@ -142,14 +142,21 @@ def rulings_of_event(*, event: Event) -> QuerySet[Ruling]:
             "table__game",
             "match_game__match",
             "offender__player",
+            "offender__team",
             "beneficiary__player",
+            "beneficiary__team",
             "winner__player",
+            "winner__team",
             "entered_by__player",
         )
         .prefetch_related(
+            # A doubles side is named by its team and partners (``entrants.entrant_label``).
+            "offender__team__members__player",
+            "beneficiary__team__members__player",
+            "winner__team__members__player",
             Prefetch(
                 "judges", queryset=users_with_names().order_by("first_name", "last_name", "id")
-            )
+            ),
         )
         .order_by("-created_at", "-id")
     )

@@ -2,7 +2,8 @@
 director's adjustments to single payouts. The arithmetic is ``core.money``'s; this module
 checks the director's input with it and stores what passes.
 
-- amount by hand: the director sets what each holder of one payout line receives; the
+- amount by hand: the director sets what each holder of one payout line receives (in doubles,
+  each team on it: the partners share it as ``core.money.partner_shares`` says); the
   difference from the computed amount is stored as the line's adjustment (in cents), so a later
   change to the fees or percentages keeps the director's change visible, never silently lost.
 """
@@ -13,7 +14,7 @@ from typing import Any
 
 from django.db import transaction
 
-from tournaments.core.money import GRADUATIONS, SPLITS, dollars
+from tournaments.core.money import GRADUATIONS, SPLITS, dollars, partner_shares
 from tournaments.errors import ServiceError
 from tournaments.models import Event, Playoff
 from tournaments.selectors.final import NO_POOL, band_of_key, event_payouts
@@ -152,11 +153,20 @@ def payout_set_by_hand(*, event: Event, key: str, cents_each: int, user) -> Play
         actor=user,
         kind=Kind.MONEY,
         action="payout_set_by_hand",
-        summary=f"Places {key} set by hand to ${dollars(cents_each)} each",
+        summary=f"Places {key} set by hand to ${dollars(cents_each)} each"
+        + _split_words(event, cents_each),
         before={"key": key, "each_cents": previous},
         after={"key": key, "each_cents": cents_each, "computed_cents": computed[key]},
     )
     return playoff
+
+
+def _split_words(event: Event, cents: int) -> str:
+    """In doubles, how a team's payout is split: " team ($50.01 and $50.00 to the partners)"."""
+    if not event.in_teams:
+        return ""
+    shares = " and ".join(f"${dollars(c)}" for c in partner_shares(cents))
+    return f" team ({shares} to the partners)"
 
 
 @transaction.atomic

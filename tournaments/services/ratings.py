@@ -2,9 +2,13 @@
 
 - rated event: an event whose games are in the ratings: a club night once its last game is
   verified, a weekend event once its final is decided (its qualifying games, then its playoff
-  games). ``Event.rated_at`` marks it. A doubles event is left out: a team's result is not one
-  player's (issue 26 item 5: rating two against two waits for the backtest in
-  ``bench/ratings.py``).
+  games). ``Event.rated_at`` marks it. A doubles event (a club night in pairs too) is left out,
+  as the backtest decided (``bench/ratings_doubles.py``, issue 26 item 5): rating its games two
+  against two with OpenSkill's team model made singles prediction no better (test log-loss
+  0.6874 with them, 0.6871 without; the difference's 95% interval -0.0005 to +0.0011) and
+  predicted doubles games no better than a coin flip could be told from (0.6894 against
+  0.6931, interval of the difference -0.0174 to +0.0112, 513 test games). The ratings page says
+  so.
 - rated game: a verified game with one winner and one loser, played at a table or in a match.
   Not rated: sit-outs, administrative results (a ruling's forfeit, the no-show clock), void
   games, and tables whose two verified lines are both losses (Rule 12.2 case e).

@@ -43,6 +43,7 @@ from tournaments.models import (
     Seat,
     Table,
 )
+from tournaments.selectors.entrants import entrant_label
 from tournaments.selectors.events import event_judges_needed, event_scoring_settings
 from tournaments.services.audit import Kind, audit_record
 from tournaments.services.corrections import table_lines_replace
@@ -182,7 +183,7 @@ def _preview(table: Table | None, match: Match | None, ask: RulingAsk) -> Ruling
 def _reason(outcome: RulingOutcome, table: Table) -> str:
     return (
         f"Judges' ruling, game {table.game.number} table {table.number}: "
-        f"{outcome.infraction.name} by {outcome.offender.entry.name}."
+        f"{outcome.infraction.name} by {entrant_label(outcome.offender.entry)}."
     )
 
 
@@ -224,8 +225,8 @@ def ruling_audit(
         kind=Kind.RULINGS,
         action=action,
         summary=f"Ruling, {where}: {outcome.infraction.name} by "
-        f"{outcome.offender.entry.name}"
-        + (f"; {outcome.winner.entry.name} wins the game" if outcome.winner else ""),
+        f"{entrant_label(outcome.offender.entry)}"
+        + (f"; {entrant_label(outcome.winner.entry)} wins the game" if outcome.winner else ""),
         before={
             "offender": outcome.score_before_offender,
             "opponent": outcome.score_before_opponent,

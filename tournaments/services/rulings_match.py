@@ -12,6 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from tournaments.models import Match, MatchLine, Ruling
+from tournaments.selectors.entrants import entrant_label
 from tournaments.services.playoffs_corrections import match_game_settle
 from tournaments.services.playoffs_matches import match_game_current
 from tournaments.services.rulings import ruling_audit, ruling_check_and_save
@@ -43,7 +44,7 @@ def ruling_record_in_match(*, match: Match, **asked) -> Ruling:
             spread=won_line.plus,
             reason=(
                 f"Judges' ruling, {match} game {game.number}: "
-                f"{outcome.infraction.name} by {outcome.offender.entry.name}."
+                f"{outcome.infraction.name} by {entrant_label(outcome.offender.entry)}."
             ),
             user=ask.entered_by,
             source=MatchLine.Source.RULING,

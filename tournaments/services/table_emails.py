@@ -2,7 +2,8 @@
 
 - table e-mail: the game number, the player's table and opponent (or that they sit out, with
   what a sit-out scores), and their private link. Only players in the game who gave an e-mail
-  address and have not withdrawn get one.
+  address and have not withdrawn get one. In a doubles event each partner gets their own,
+  naming their partner and the other team with its partners.
 - due: a player is due a message when their last one for this game (``TableEmail``) told them
   another table or opponent, or when they have had none. A message already sent for this
   publication, or one that still says where they sit after a re-pairing, is not sent again.
@@ -25,6 +26,7 @@ from django.core import mail
 from django.db import IntegrityError, transaction
 
 from tournaments.models import ENTRANT_NAME, Entry, Game, Job, Seat, TableEmail
+from tournaments.selectors.entrants import team_label
 from tournaments.selectors.games import game_pairings
 from tournaments.services.emails import entry_email
 from tournaments.services.jobs import Progress, job_enqueue
@@ -34,9 +36,10 @@ from tournaments.services.jobs import Progress, job_enqueue
 class _Message:
     entry: Entry
     table_number: int | None  # None: sits out
-    opponent_id: int | None
-    opponent: str
+    opponent_id: int | None  # the other side's card entry: the player, or the team's
+    opponent: str  # the other player, or the other team as "Aces (Ann and Bob)"
     replaces: bool  # the player was told another table for this game before
+    partner: str = ""  # in a doubles event, the player's own partner
 
 
 def table_emails_request(*, game: Game, user=None) -> Job | None:
@@ -105,13 +108,12 @@ def _hang_up(connection) -> None:
 
 def _due(game: Game) -> tuple[list[_Message], dict[str, int]]:
     """The messages to send for the game's tables, and how many players need none."""
-    pairings = game_pairings(game=game)
-    seats: dict[int, tuple[int | None, int | None, str]] = {}
-    for t in pairings.tables:
-        seats[t.first_entry_id] = (t.number, t.second_entry_id, t.second)
-        seats[t.second_entry_id] = (t.number, t.first_entry_id, t.first)
-    if pairings.sit_out:
-        seats[pairings.sit_out.entry_id] = (None, None, "")
+    # Every player's line, both partners of a doubles team included: each is told their own
+    # table, their partner and the other team (the entrant seam's "Aces (Ann and Bob)").
+    seats: dict[int, tuple[int | None, int | None, str, str]] = {
+        row.entry_id: (row.table, row.opponent_entry_id, _opponent(row), row.partner)
+        for row in game_pairings(game=game).by_name
+    }
     entries = (
         Entry.objects.filter(pk__in=seats)
         .exclude(status=Entry.Status.WITHDRAWN)
@@ -127,15 +129,24 @@ def _due(game: Game) -> tuple[list[_Message], dict[str, int]]:
     }
     due, counts = [], {"already_sent": 0, "unchanged": 0}
     for entry in entries:
-        table_number, opponent_id, opponent = seats[entry.pk]
+        table_number, opponent_id, opponent, partner = seats[entry.pk]
         told = last.get(entry.pk)
         if told and told.published_at == game.published_at:
             counts["already_sent"] += 1
         elif told and (told.table_number, told.opponent_id) == (table_number, opponent_id):
             counts["unchanged"] += 1
         else:
-            due.append(_Message(entry, table_number, opponent_id, opponent, told is not None))
+            due.append(
+                _Message(entry, table_number, opponent_id, opponent, told is not None, partner)
+            )
     return due, counts
+
+
+def _opponent(row) -> str:
+    """The other side as the message names it: a player, or a team with its partners."""
+    if not row.opponent_partners:
+        return row.opponent
+    return team_label(row.opponent, list(row.opponent_partners))
 
 
 def _still_published(game: Game, publication) -> bool:
@@ -151,6 +162,7 @@ def _email(game: Game, message: _Message) -> mail.EmailMessage:
         "game": game,
         "table": message.table_number,
         "opponent": message.opponent,
+        "partner": message.partner,
         "replaces": message.replaces,
     }
     return entry_email(entry=message.entry, template="table", context=context)

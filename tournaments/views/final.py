@@ -12,7 +12,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from tournaments.core.bracket import band_players
-from tournaments.core.money import GRADUATIONS, dollars, held_places, place_key
+from tournaments.core.money import GRADUATIONS, dollars, held_places, partner_shares, place_key
 from tournaments.errors import ServiceError
 from tournaments.exports import csv_download
 from tournaments.models import EventRole
@@ -31,6 +31,8 @@ POOL_CHOICES = [
     ("equal_top_doubled", "Equal, top qualifier doubled"),
 ] + [(f"graduated-{n}", f"Graduated, 1 in {n}") for n in GRADUATIONS]
 CSV_COLUMNS = ["place", "name", "acc_number", "qualifying_rank", "seed", "finish_band", "mrp"]
+# A doubles event's results add the team and each partner's share of the team's payout.
+TEAM_COLUMNS = ["team_id", "partner_1", "partner_1_payout", "partner_2", "partner_2_payout"]
 
 
 def _cents(dollars: Decimal) -> int:
@@ -56,8 +58,11 @@ class MoneyForm(forms.Form):
         required=False,
     )
 
-    def __init__(self, *args, bands=(), qualifiers=0, **kwargs):
+    def __init__(self, *args, bands=(), qualifiers=0, in_teams=False, **kwargs):
         super().__init__(*args, **kwargs)
+        if in_teams:  # a team enters and is paid once (``selectors.final``)
+            self.fields["entry_fee"].label = "Entry fee per team ($)"
+            self.fields["sanctioning_fee"].label = "ACC sanctioning fee per team ($)"
         self.band_keys = [place_key(*band) for band in bands]
         for band, key in zip(bands, self.band_keys, strict=True):
             self.fields[f"band_{key}"] = forms.DecimalField(
@@ -121,31 +126,44 @@ def results_csv(request, event_id: int):
     event = event_get_for_viewer(event_id=event_id, user=request.user)
     final = event_final_results(event=event)
     response, writer = csv_download(f"results-{event.pk}.csv")
-    writer.writerow(CSV_COLUMNS + ["payout"])
+    teams = event.in_teams
+    writer.writerow(CSV_COLUMNS + ["payout"] + (TEAM_COLUMNS if teams else []))
     for row in final.rows:
-        writer.writerow(
-            [
-                row.place,
-                row.name,
-                row.acc_number,
-                row.qualifying_rank or "",
-                row.seed or "",
-                row.finish,
-                "" if row.mrp is None else row.mrp,
-                dollars(row.payout_cents),
-            ]
-        )
+        line = [
+            row.place,
+            row.name,
+            row.acc_number,
+            row.qualifying_rank or "",
+            row.seed or "",
+            row.finish,
+            "" if row.mrp is None else row.mrp,
+            dollars(row.payout_cents),
+        ]
+        if teams:
+            line.append(row.team_id or "")
+            for partner in row.partners:
+                line += [partner.name, dollars(partner.payout_cents)]
+        writer.writerow(line)
     return response
 
 
 def payouts_csv(request, event_id: int):
+    """Who is paid what: a player a line; in a doubles event each partner a line, with their
+    share and the team's amount (the team is paid once, split between the partners)."""
     event = event_get_for_viewer(event_id=event_id, user=request.user)
     final = event_final_results(event=event)
     response, writer = csv_download(f"payouts-{event.pk}.csv")
-    writer.writerow(["place", "name", "acc_number", "payout"])
+    if not event.in_teams:
+        writer.writerow(["place", "name", "acc_number", "payout"])
+        for row in final.rows:
+            if row.payout_cents:
+                writer.writerow([row.place, row.name, row.acc_number, dollars(row.payout_cents)])
+        return response
+    writer.writerow(["place", "team", "name", "acc_number", "payout", "team_payout"])
     for row in final.rows:
-        if row.payout_cents:
-            writer.writerow([row.place, row.name, row.acc_number, dollars(row.payout_cents)])
+        for partner in row.partners if row.payout_cents else ():
+            writer.writerow([row.place, row.name, partner.name, partner.acc_number,
+                             dollars(partner.payout_cents), dollars(row.payout_cents)])  # fmt: skip
     return response
 
 
@@ -156,7 +174,9 @@ def money(request, event_id: int):
     bands = list(band_players(table.qualifiers)) if table.qualifiers else []
     status = 200
     if request.method == "POST":
-        form = MoneyForm(request.POST, bands=bands, qualifiers=table.qualifiers)
+        form = MoneyForm(
+            request.POST, bands=bands, qualifiers=table.qualifiers, in_teams=event.in_teams
+        )
         if form.is_valid():
             try:
                 event_money_update(event=event, user=request.user, **form.settings())
@@ -167,8 +187,19 @@ def money(request, event_id: int):
                 return redirect("event-money", event_id=event.pk)
         status = 400
     else:
-        form = MoneyForm(initial=_initial(event), bands=bands, qualifiers=table.qualifiers)
-    context = {"event": event, "form": form, "table": table, **_money_display(table)}
+        form = MoneyForm(
+            initial=_initial(event),
+            bands=bands,
+            qualifiers=table.qualifiers,
+            in_teams=event.in_teams,
+        )
+    context = {
+        "event": event,
+        "form": form,
+        "table": table,
+        "in_teams": event.in_teams,
+        **_money_display(table),
+    }
     return render(request, "tournaments/final/money.html", context, status=status)
 
 
@@ -188,6 +219,8 @@ def _money_display(table) -> dict:
                 "each": dollars(line.each),
                 "total": dollars(line.total),
                 "adjusted": str(line.key) in table.adjustments,
+                # In doubles: what each partner of a team on this line receives.
+                "shares": [dollars(c) for c in partner_shares(line.each)],
             }
             for line in p.lines
         ]

@@ -24,6 +24,7 @@ from tournaments.selectors.access import (
     match_get_for_judging,
     table_get_for_judging,
 )
+from tournaments.selectors.entrants import entrant_label
 from tournaments.selectors.events import event_judges_needed
 from tournaments.selectors.live import event_version
 from tournaments.selectors.people import person_name
@@ -232,12 +233,12 @@ def _ruling_page(request, context, seats, *, record, **place):
 
 def _saved_message(ruling) -> str:
     message = (
-        f"Ruling saved: {ruling.get_code_display()} against {ruling.offender.name}. "
+        f"Ruling saved: {ruling.get_code_display()} against {entrant_label(ruling.offender)}. "
         f"Offender {ruling.score_before_offender} → {ruling.score_after_offender}, "
         f"opponent {ruling.score_before_opponent} → {ruling.score_after_opponent}."
     )
     if ruling.game_over:
-        message += f" Game over: {ruling.winner.name} wins; the card lines are verified."
+        message += f" Game over: {entrant_label(ruling.winner)} wins; the card lines are verified."
         if ruling.match_game_id:
             message = message.replace("the card lines are", "the game is")
     return message

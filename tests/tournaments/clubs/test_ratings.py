@@ -121,3 +121,9 @@ def test_the_win_chance_form_picks_the_opponent_by_name(client):
     assert nobody.status_code == 400 and "check the spelling" in nobody.content.decode()
     themself = client.get("/ratings/chance/", {"player": pat.pk, "opponent_name": "Pat"})
     assert themself.status_code == 400  # only Pat matches "Pat", and Pat is left out
+
+
+def test_the_ratings_page_says_doubles_are_left_out_and_why(client):
+    page = client.get("/ratings/").content.decode()
+    assert "Doubles games are left out of the ratings" in page
+    assert "tossing a coin" in page  # the backtest's finding, in plain words
