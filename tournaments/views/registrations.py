@@ -31,7 +31,15 @@ from tournaments.services.registrations import (
 from tournaments.services.waitlist import event_capacity_set, waitlist_advance
 from tournaments.views.refusals import refusal_on_form
 
-DETAILS = ("name", "acc_number", "email", "phone", "partner_name")
+DETAILS = (
+    "name",
+    "acc_number",
+    "email",
+    "phone",
+    "partner_name",
+    "keep_apart_name",
+    "keep_apart_acc",
+)
 
 
 def weekend_register(request, weekend_id: int):
