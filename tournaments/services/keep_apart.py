@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from tournaments.core.keep_apart import Entrant, wish_match
 from tournaments.errors import ServiceError
-from tournaments.models import Entry, Event, KeepApart, RegistrationChoice
+from tournaments.models import ENTRANT_NAME, Entry, Event, KeepApart, RegistrationChoice
 from tournaments.services.audit import Kind, audit_record
 
 
@@ -151,11 +151,12 @@ def open_wishes(event: Event):
 
 
 def entrants_of(event: Event) -> list[Entrant]:
-    """The event's entrants as a wish is matched against them (withdrawn ones aside)."""
+    """The event's entrants as a wish is matched against them (withdrawn ones aside): a
+    wish names one person, so a doubles event's entries are its players, as here."""
     rows = (
         Entry.objects.filter(event=event)
         .exclude(status=Entry.Status.WITHDRAWN)
-        .values_list("pk", "player__name", "player__acc_number")
+        .values_list("pk", ENTRANT_NAME, "player__acc_number")
         .order_by("pk")
     )
     return [Entrant(entry=pk, name=name, acc_number=acc) for pk, name, acc in rows]
