@@ -21,9 +21,40 @@ from django.db import transaction
 from django.utils import timezone
 
 from tournaments.core.keep_apart import Entrant, wish_match
+from tournaments.core.player_list import name_key
 from tournaments.errors import ServiceError
 from tournaments.models import ENTRANT_NAME, Entry, Event, KeepApart, RegistrationChoice
 from tournaments.services.audit import Kind, audit_record
+from tournaments.services.validation import clean_acc_number, clean_name
+
+
+def keep_apart_wish_clean(
+    *, name: str, acc_number: str, keep_apart_name: str, keep_apart_acc: str
+) -> dict[str, str]:
+    """A registration's wish, checked: a name (required with an ACC number), not the player's
+    own (``name`` and ``acc_number``, checked already)."""
+    wish_name = (keep_apart_name or "").strip()
+    wish = {
+        "keep_apart_name": clean_name(wish_name, field="keep_apart_name") if wish_name else "",
+        "keep_apart_acc": clean_acc_number(keep_apart_acc or "", field="keep_apart_acc"),
+    }
+    if wish["keep_apart_acc"] and not wish["keep_apart_name"]:
+        raise ServiceError(
+            "Write the name of the person to keep apart from too, so the director knows who "
+            "it is; or clear their ACC number.",
+            field="keep_apart_name",
+            code="required",
+        )
+    if wish["keep_apart_name"] and (
+        name_key(wish["keep_apart_name"]) == name_key(name)
+        or (acc_number and wish["keep_apart_acc"] == acc_number)
+    ):
+        raise ServiceError(
+            "That is you: write the name of the person you came with, or leave it empty.",
+            field="keep_apart_name",
+            code="same_player",
+        )
+    return wish
 
 
 def _names(pair: KeepApart) -> str:

@@ -17,12 +17,11 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from tournaments.core.player_list import name_key
 from tournaments.errors import ServiceError
 from tournaments.models import Entry, Event, RegistrationChoice, RegistrationRequest, Weekend
 from tournaments.services.audit import Kind, audit_record
 from tournaments.services.entries import Registration, entry_add_unaudited, registration_player
-from tournaments.services.keep_apart import keep_apart_wishes_settle
+from tournaments.services.keep_apart import keep_apart_wish_clean, keep_apart_wishes_settle
 from tournaments.services.registration_emails import request_email
 from tournaments.services.validation import (
     clean_acc_number,
@@ -37,10 +36,6 @@ Status = RegistrationRequest.Status
 Choice = RegistrationChoice.Status
 OPEN_STATUSES = (Status.WAITING, Status.CHANGE_ASKED)
 WISH = ("keep_apart_name", "keep_apart_acc")
-
-
-def _optional_name(value: str, field: str) -> str:
-    return clean_name(value, field=field) if (value or "").strip() else ""
 
 
 def _details(
@@ -58,27 +53,17 @@ def _details(
         "acc_number": clean_acc_number(acc_number or ""),
         "email": clean_email(email or ""),
         "phone": clean_phone(phone or ""),
-        "partner_name": _optional_name(partner_name, "partner_name"),
-        "keep_apart_name": _optional_name(keep_apart_name, "keep_apart_name"),
-        "keep_apart_acc": clean_acc_number(keep_apart_acc or "", field="keep_apart_acc"),
+        "partner_name": clean_name(partner_name, field="partner_name")
+        if (partner_name or "").strip()
+        else "",
     }
-    if details["keep_apart_acc"] and not details["keep_apart_name"]:
-        raise ServiceError(
-            "Write the name of the person to keep apart from too, so the director knows who "
-            "it is; or clear their ACC number.",
-            field="keep_apart_name",
-            code="required",
-        )
-    if details["keep_apart_name"] and (
-        name_key(details["keep_apart_name"]) == name_key(details["name"])
-        or (details["acc_number"] and details["keep_apart_acc"] == details["acc_number"])
-    ):
-        raise ServiceError(
-            "That is your own name: write the name of the person you came with, or leave it empty.",
-            field="keep_apart_name",
-            code="same_player",
-        )
-    return details
+    wish = keep_apart_wish_clean(
+        name=details["name"],
+        acc_number=details["acc_number"],
+        keep_apart_name=keep_apart_name,
+        keep_apart_acc=keep_apart_acc,
+    )
+    return {**details, **wish}
 
 
 def _events_of(weekend: Weekend, event_ids) -> list[Event]:

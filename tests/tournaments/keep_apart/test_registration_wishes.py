@@ -96,7 +96,7 @@ def test_the_public_form_takes_the_wish_and_keeps_what_was_typed_when_refused(ma
     assert not RegistrationRequest.objects.exists()
     own = Client().post(url, {"name": "Ann Able", "keep_apart_name": "ann  able",
                               "events": [main.pk]})  # fmt: skip
-    assert own.status_code == 400 and "That is your own name" in own.content.decode()
+    assert own.status_code == 400 and "That is you" in own.content.decode()
     sent = Client().post(
         url, {"name": "Ann Able", "keep_apart_name": "Bob Baker", "events": [main.pk]}
     )
