@@ -201,3 +201,21 @@ def test_the_wish_is_refused_without_a_name_or_as_ones_own(main):
         _ask(main, "Ann Able", acc_number="A1", keep_apart_name="Someone", keep_apart_acc="A1")
     assert own.value.code == "same_player"
     assert not RegistrationRequest.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_couple_naming_each_other_in_two_requests_make_one_pair(main, director):
+    ann = _ask(main, "Ann Able", keep_apart_name="Bob Baker")
+    bob = _ask(main, "Bob Baker", keep_apart_name="Ann Able")
+    registration_approve(request=ann, user=director, new_player=True)
+    assert not KeepApart.objects.exists()  # Bob is not entered yet
+    registration_approve(request=bob, user=director, new_player=True)
+    pair = KeepApart.objects.get()
+    assert _pairs(main) == {frozenset(("Ann Able", "Bob Baker"))}
+    assert {c.keep_apart_id for c in (ann.choices.get(), bob.choices.get())} == {pair.pk}
+    assert (
+        not _page(director)
+        .get(f"/events/{main.pk}/manage/")
+        .content.decode()
+        .count("asked to be kept apart")
+    )
