@@ -103,6 +103,8 @@ def test_the_public_form_takes_the_wish_and_keeps_what_was_typed_when_refused(ma
     assert sent.status_code == 302
     request = RegistrationRequest.objects.get()
     assert (request.keep_apart_name, request.keep_apart_acc) == ("Bob Baker", "")
+    mine = Client().get(sent["Location"]).content.decode()
+    assert "You asked to be kept apart from <strong>Bob Baker</strong>" in mine
     manage = _page(director).get(f"/weekends/{main.weekend_id}/manage/").content.decode()
     assert "Keep apart from:</strong> Bob Baker" in manage and "On approval, the pair" in manage
     asked = AuditEntry.objects.get(event=main, action="registration_request_create")
