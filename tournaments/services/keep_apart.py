@@ -8,11 +8,11 @@ pairing when the field allows it): made by a director, or from a player's wish a
   wish_match``: the holder of the ACC number given, or the one entrant of that name) becomes
   a pair, recorded in the history with the wish it came from. It runs whenever someone is
   entered: the player who asked, or later the person they named (approval of a request, an
-  offered place taken, an entry at the door, a team, a file of entries). A director expects
-  a wish that can mean only one entrant to be honoured without another click, and sees the
-  pair in the event's list, with Remove. A wish that may mean two entrants of one name (or
-  gives an ACC number nobody entered holds) is not guessed: the director chooses the entrant
-  with one click (``keep_apart_add`` with ``wish``).
+  offered place taken, an entry at the door, a team, a file of entries, a withdrawal
+  undone). A director expects a wish that can mean only one entrant to be honoured without
+  another click, and sees the pair in the event's list, with Remove. A wish that may mean
+  two entrants of one name (or gives an ACC number nobody entered holds) is not guessed: the
+  director chooses the entrant with one click (``keep_apart_add`` with ``wish``).
 """
 
 from __future__ import annotations

@@ -221,3 +221,16 @@ def test_a_couple_naming_each_other_in_two_requests_make_one_pair(main, director
         .content.decode()
         .count("asked to be kept apart")
     )
+
+
+@pytest.mark.django_db
+def test_a_withdrawn_player_is_not_matched_until_their_withdrawal_is_undone(main, director):
+    from tournaments.services.withdrawals import entry_rejoin, entry_withdraw
+
+    bob = _entered(main, "Bob Baker")
+    entry_withdraw(entry=bob, user=director)
+    request = _ask(main, "Ann Able", keep_apart_name="Bob Baker")
+    registration_approve(request=request, user=director, new_player=True)
+    assert not KeepApart.objects.exists()
+    entry_rejoin(entry=bob, user=director)
+    assert _pairs(main) == {frozenset(("Ann Able", "Bob Baker"))}
