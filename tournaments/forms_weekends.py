@@ -54,6 +54,16 @@ class RegistrationRequestForm(forms.Form):
     partner_name = forms.CharField(
         max_length=200, required=False, label="Partner's name (for a doubles event)"
     )
+    keep_apart_name = forms.CharField(
+        max_length=200,
+        required=False,
+        label="Keep me apart from (optional)",
+        help_text="The name of someone you came with or live with: the director keeps the two "
+        "of you from playing each other in the qualifying games.",
+    )
+    keep_apart_acc = forms.CharField(
+        max_length=20, required=False, label="Their ACC number (if you know it)"
+    )
     events = forms.TypedMultipleChoiceField(
         coerce=int,
         widget=forms.CheckboxSelectMultiple,

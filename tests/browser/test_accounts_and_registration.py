@@ -84,7 +84,7 @@ def test_a_registration_approved_and_one_waitlisted_on_a_phone(open_page, live_s
 
     player = open_page(f"{live_server.url}/weekends/{weekend.pk}/register/", form_errors=True)
     player.get_by_label("Your name").fill("Margaret Doyle")
-    player.get_by_label("ACC number").fill("NS100")
+    player.get_by_label("ACC number (if you have one)").fill("NS100")
     player.get_by_role("button", name="Send my request").click()
     assert "Tick at least one event" in player.content()
     assert player.get_by_label("Your name").input_value() == "Margaret Doyle"  # kept

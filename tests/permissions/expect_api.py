@@ -77,6 +77,21 @@ def _offered(w):
     )
 
 
+def _keep_pair(side):
+    """Two entrants of ``side``'s registration event not kept apart yet (the world keeps the
+    first two apart)."""
+
+    def body(w):
+        ids = list(getattr(w, side).reg.entries.order_by("pk").values_list("pk", flat=True))
+        return {"entry_a": ids[1], "entry_b": ids[2], "note": "drive together"}
+
+    return body
+
+
+def _kept_pair(side):
+    return lambda w: {**r.reg(w), "pair_id": getattr(w, side).extra.keep_apart.pk}
+
+
 # The list of a weekend's requests answers an anonymous visitor 404 (it names no weekend to
 # strangers), like the pages' selectors.
 WEEKEND_DIRECTOR_READ = profile(HIDDEN, DENIED, DENIED, DENIED, DENIED, DENIED, OK, OK)
@@ -351,6 +366,21 @@ API = {
     "api-team-list": {
         "GET": AGET(API_DIRECTOR, r.reg, prepare=r.doubles),
         "POST": AWRITE(API_DIRECTOR, r.reg, r.TEAM, ok=201, prepare=r.doubles),
+    },
+    "api-keep-apart-list": {
+        "GET": AGET(API_DIRECTOR, r.reg),
+        "POST": AWRITE(
+            API_DIRECTOR,
+            r.reg,
+            _keep_pair("A"),
+            ok=201,
+            extra={"mixed_body": Variant(API_BODY_DIRECTOR, r.reg, _keep_pair("B"))},
+        ),
+    },
+    "api-keep-apart-detail": {
+        "DELETE": AWRITE(
+            API_DIRECTOR, _kept_pair("A"), ok=204, mixed=(API_MIXED_DIRECTOR, _kept_pair("B"))
+        )
     },
     "api-partners-draw": {"POST": AWRITE(API_DIRECTOR, r.reg, ok=201, prepare=r.doubles)},
     "api-entry-import": {

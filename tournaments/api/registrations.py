@@ -8,6 +8,11 @@
   ``POST /api/v1/registrations/<id>/approve/`` (``player_id`` or ``new_player`` when the name
   may be someone known: the 400 lists the ``candidates``), ``.../decline/`` (``reason``),
   ``.../change/`` (``note``); ``POST /api/v1/weekends/<id>/events/<event>/capacity/``.
+
+A request may ask to keep the player apart from someone (``keep_apart_name``, and
+``keep_apart_acc`` if known); each choice says whether the pair is made in its event
+(``keep_apart``). An open wish is listed, with the entrants it may mean, by
+``GET /api/v1/events/<id>/keep-apart/`` (``api.keep_apart``).
 """
 
 from __future__ import annotations
@@ -50,14 +55,23 @@ class ChoiceSerializer(serializers.Serializer):
     )
     waitlist_position = serializers.IntegerField(source="position", allow_null=True)
     offer_expires_at = serializers.DateTimeField(source="choice.offer_expires_at", allow_null=True)
+    keep_apart = serializers.IntegerField(
+        source="choice.keep_apart_id",
+        allow_null=True,
+        help_text="the keep-apart pair made in this event from the request's wish",
+    )
+    keep_apart_made_at = serializers.DateTimeField(
+        source="choice.keep_apart_made_at", allow_null=True
+    )
 
 
 class RequestSerializer(serializers.ModelSerializer):
     class Meta:
         model = RegistrationRequest
         fields = [
-            "id", "weekend", "name", "acc_number", "email", "phone", "partner_name", "status",
-            "director_note", "player", "created_at", "decided_at",
+            "id", "weekend", "name", "acc_number", "email", "phone", "partner_name",
+            "keep_apart_name", "keep_apart_acc", "status", "director_note", "player",
+            "created_at", "decided_at",
         ]  # fmt: skip
         read_only_fields = fields
 
@@ -68,6 +82,15 @@ class RequestInput(StrictInput):
     email = serializers.CharField(max_length=254, required=False, allow_blank=True)
     phone = serializers.CharField(max_length=40, required=False, allow_blank=True)
     partner_name = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    keep_apart_name = serializers.CharField(
+        max_length=200,
+        required=False,
+        allow_blank=True,
+        help_text="someone the player asks not to meet in qualifying (who they came with)",
+    )
+    keep_apart_acc = serializers.CharField(
+        max_length=20, required=False, allow_blank=True, help_text="that person's ACC number"
+    )  # fmt: skip
     events = serializers.ListField(child=serializers.IntegerField(), help_text="event ids")
 
 

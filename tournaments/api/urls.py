@@ -9,6 +9,7 @@ from tournaments.api import (
     games,
     history,
     jobs,
+    keep_apart,
     roles,
     sanctioning,
     teams,
@@ -38,6 +39,12 @@ urlpatterns = [
     path(f"{EVENT}entries/", entries.EntryListView.as_view(), name="api-entry-list"),
     path(f"{EVENT}teams/", teams.TeamListView.as_view(), name="api-team-list"),
     path(f"{EVENT}teams/draw/", teams.PartnersDrawView.as_view(), name="api-partners-draw"),
+    path(f"{EVENT}keep-apart/", keep_apart.KeepApartListView.as_view(), name="api-keep-apart-list"),
+    path(
+        f"{EVENT}keep-apart/<num:pair_id>/",
+        keep_apart.KeepApartDetailView.as_view(),
+        name="api-keep-apart-detail",
+    ),
     path(f"{EVENT}entries/import/", entries.EntriesImportView.as_view(), name="api-entry-import"),
     path(
         "entries/<num:entry_id>/check-in/",

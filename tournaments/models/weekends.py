@@ -9,6 +9,12 @@
   the player sees, or asks for a change. The player follows it on a private page (``token``).
 - choice: one event of a request (``RegistrationChoice``): asked, entered, on the waitlist,
   offered a place, or no longer wanted.
+- keep-apart wish: the player asks not to meet someone in qualifying (the person they came
+  with, or live with): a name, and an ACC number if they know it (``keep_apart_name``,
+  ``keep_apart_acc``). In each event the player is entered in, the wish becomes a
+  ``KeepApart`` pair once it names exactly one entrant (``services.keep_apart_wishes``); the
+  choice keeps that pair and when it was made (``keep_apart_made_at``), so a pair the director
+  removes is not made again.
 - capacity and waitlist: an event may have a ``capacity`` (``Event.capacity``); an approved
   choice beyond it waits in line, its position shown. A freed place (a withdrawal, a raised
   capacity) is offered to the next in line by e-mail, who has until ``offer_expires_at`` to
@@ -73,6 +79,12 @@ class RegistrationRequest(models.Model):
     email = models.EmailField(blank=True)
     phone = models.CharField(max_length=40, blank=True)
     partner_name = models.CharField(max_length=200, blank=True)
+    keep_apart_name = models.CharField(
+        max_length=200, blank=True, help_text="who the player asks not to meet in qualifying"
+    )
+    keep_apart_acc = models.CharField(
+        max_length=20, blank=True, help_text="that person's ACC number, if the player knows it"
+    )
     token = models.CharField(max_length=64, unique=True, default=new_request_token)
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.WAITING)
     director_note = models.CharField(
@@ -113,6 +125,15 @@ class RegistrationChoice(models.Model):
     )
     waitlisted_at = models.DateTimeField(null=True, blank=True, help_text="its place in line")
     offer_expires_at = models.DateTimeField(null=True, blank=True)
+    keep_apart = models.ForeignKey(
+        "tournaments.KeepApart",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="the pair made in this event from the request's keep-apart wish",
+    )
+    keep_apart_made_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["id"]

@@ -50,9 +50,12 @@ def requests_of_weekend(*, weekend: Weekend) -> list[RequestRow]:
     """Every request of the weekend, the waiting ones first, each with its choices and, while
     it waits, the known players its name may be (the director says who it is)."""
     rows = []
-    found = weekend.requests.prefetch_related(
-        Prefetch("choices", queryset=RegistrationChoice.objects.select_related("event"))
-    ).select_related("player")
+    choices = RegistrationChoice.objects.select_related(
+        "event", "keep_apart__entry_a__player", "keep_apart__entry_b__player"
+    )
+    found = weekend.requests.prefetch_related(Prefetch("choices", queryset=choices)).select_related(
+        "player"
+    )
     for request in found:
         waiting = request.status in (
             RegistrationRequest.Status.WAITING,

@@ -35,8 +35,8 @@ VERSION = 2
 
 SECTIONS = (
     "format", "version", "exported_at", "include_tokens", "users", "clubs", "players", "event",
-    "roles", "entries", "teams", "games", "tie_playoffs", "judge_calls", "rulings", "playoff",
-    "standings", "notices", "audit", "ledger", "night_cards", "club_awards",
+    "roles", "entries", "teams", "keep_apart", "games", "tie_playoffs", "judge_calls", "rulings",
+    "playoff", "standings", "notices", "audit", "ledger", "night_cards", "club_awards",
 )  # fmt: skip
 
 
@@ -93,7 +93,9 @@ ENTRY = Section(
 # A doubles event's teams, each with its two partners' entry keys ("members"); a backup made
 # before teams has none (``SECTIONS_ADDED``).
 TEAM = Section(("name", "drawn", "created_at"))
-SECTIONS_ADDED = {"teams": []}
+# Pairs of entries kept apart in qualifying (``KeepApart``); a backup made before has none.
+KEEP_APART = Section(("note", "created_at"), entries=("entry_a", "entry_b"), users=("created_by",))
+SECTIONS_ADDED = {"teams": [], "keep_apart": []}
 TOKEN_FIELDS = ("report_token", "previous_report_token", "token_replaced_at", "token_used_at")
 GAME = Section(("number", "status", "seed", "paired_at", "published_at", "closed_at"))
 TABLE = Section(("number", "status", "verified_at"))
@@ -148,6 +150,7 @@ CLUB_AWARD = Section(("season", "kind", "hand", "starter", "crib", "score", "cre
 # History rows whose before/after hold entry ids (the others hold names and numbers only).
 _QUALIFIER_LISTS = {"playoff_build_request"}
 _MATCH_GAME_STATES = {"match_game_correct", "match_game_void"}
+_ENTRY_PAIRS = {"keep_apart_add", "keep_apart_remove"}
 
 
 def plain(values: Mapping[str, Any], names: Iterable[str]) -> dict[str, Any]:
@@ -164,6 +167,8 @@ def audit_translate(action: str, payload: dict, entry_of: Callable[[Any], Any]) 
     to a key on export, a key to an id on import); other rows are returned as they are."""
     if action in _QUALIFIER_LISTS and isinstance(payload.get("qualifiers"), list):
         return {**payload, "qualifiers": [entry_of(e) for e in payload["qualifiers"]]}
+    if action in _ENTRY_PAIRS and isinstance(payload.get("entries"), list):
+        return {**payload, "entries": [entry_of(e) for e in payload["entries"]]}
     if action in _MATCH_GAME_STATES and payload:
         out = dict(payload)
         if out.get("winner") is not None:

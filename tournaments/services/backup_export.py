@@ -3,13 +3,14 @@
 In the document: the event with every setting and its money settings; its club (name and
 settings); its parent (the Main of a Consolation: name and date only, a reference the import
 links when that event exists there); roles; entries (with the contact the player gave for the
-event) and their players (name, ACC number, home club); games, tables, seats and every card
-line, replaced ones too; tie playoffs; judge calls; rulings with their judges; the playoff
-(seeds, matches with the no-show clock, match games and every match line, payout adjustments);
-the latest standings snapshot; notices; the whole history (``AuditEntry``); the event's MRP
-ledger rows (finalisations and awards, superseded ones too); night cards and club awards. The
-standings, the ledger and the night cards are there for a reader of the file: the import
-works them out again from the results (``backup_import``).
+event) and their players (name, ACC number, home club); teams; the pairs kept apart in
+qualifying (not the registration wishes they came from: those are the weekend's); games,
+tables, seats and every card line, replaced ones too; tie playoffs; judge calls; rulings with
+their judges; the playoff (seeds, matches with the no-show clock, match games and every match
+line, payout adjustments); the latest standings snapshot; notices; the whole history
+(``AuditEntry``); the event's MRP ledger rows (finalisations and awards, superseded ones too);
+night cards and club awards. The standings, the ledger and the night cards are there for a
+reader of the file: the import works them out again from the results (``backup_import``).
 
 Left out, and why:
 - passwords, staff rights, logins: a backup must not carry a way in or a privilege into
@@ -43,6 +44,7 @@ from tournaments.models import (
     Finalisation,
     Game,
     JudgeCall,
+    KeepApart,
     Match,
     MatchGame,
     MatchLine,
@@ -132,6 +134,9 @@ def event_export(*, event: Event, include_tokens: bool = False) -> dict[str, Any
         ),
         "entries": _entries(event, refs, include_tokens),
         "teams": _teams(event, refs),
+        "keep_apart": refs.rows(
+            KeepApart.objects.filter(event=event).order_by("pk"), fmt.KEEP_APART
+        ),
         "games": _games(event, refs),
         "tie_playoffs": refs.rows(
             TiePlayoff.objects.filter(event=event).order_by("created_at", "pk"), fmt.TIE_PLAYOFF

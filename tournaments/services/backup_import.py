@@ -56,7 +56,7 @@ from django.utils import timezone
 from tournaments.core.clubs import club_key
 from tournaments.core.playoff_lengths import lengths_from_rounds
 from tournaments.errors import Conflict, ServiceError
-from tournaments.models import Club, ClubAward, Entry, Event, EventRole, Player, Team
+from tournaments.models import Club, ClubAward, Entry, Event, EventRole, Player
 from tournaments.presets import PRESETS
 from tournaments.selectors.access import DIRECTOR, club_directs, event_roles
 from tournaments.selectors.clubs import clubs_by_key
@@ -65,7 +65,8 @@ from tournaments.services import backup as fmt
 from tournaments.services import backup_checks as checks
 from tournaments.services.audit import Kind, audit_record
 from tournaments.services.backup_checks import BackupRefusal
-from tournaments.services.backup_import_rows import PlayRows, rows_create
+from tournaments.services.backup_import_field import FieldRows
+from tournaments.services.backup_import_rows import rows_create
 from tournaments.services.clubs import club_award_build
 from tournaments.services.events import event_settings_check
 from tournaments.services.ledger import event_finalise, finalise_refusal
@@ -114,7 +115,7 @@ def _check_format(data: Any) -> None:
     checks.when(data["exported_at"], "exported_at")
 
 
-class _Restore(PlayRows):
+class _Restore(FieldRows):
     """One import (see the module)."""
 
     def __init__(self, data: dict[str, Any], user, *, sender_directs: bool = False):
@@ -136,7 +137,8 @@ class _Restore(PlayRows):
         self._event()
         self._roles()
         self._entries()
-        self._teams()
+        self.teams()
+        self.keep_apart()
         self.games()
         self.playoff()
         self.rulings()  # after the playoff: a ruling may be in a match game
@@ -288,30 +290,6 @@ class _Restore(PlayRows):
             self._refuse_links_in_use([(entry, where) for _, entry, where in rows])
         self.entries = {key: entry for key, entry, _ in rows}
         rows_create(Entry, list(self.entries.values()))
-
-    def _teams(self) -> None:
-        """A doubles event's teams: two entries of this backup each, in one team at most."""
-        made, seen = [], {}
-        for i, data in enumerate(checks.rows(self.data["teams"], "teams")):
-            where = f"teams[{i}]"
-            team = self.build(Team, data, fmt.TEAM, where, extra=("members",), event=self.event)
-            keys = checks.rows(data["members"], f"{where}.members")
-            if len(keys) != 2 or keys[0] == keys[1] or not all(k in self.entries for k in keys):
-                raise BackupRefusal(
-                    f"{where}.members", "expected the keys of two entries of this backup.", "team"
-                )
-            for key in keys:
-                if key in seen:
-                    raise BackupRefusal(f"{where}.members", f"{key} is in {seen[key]} too.", "team")
-                seen[key] = where
-            made.append((team, keys))
-        if made and not self.event.in_teams:
-            raise BackupRefusal("teams", "a singles event has no teams.", "team")
-        rows_create(Team, [team for team, _ in made])
-        for team, keys in made:
-            Entry.objects.filter(pk__in=[self.entries[k].pk for k in keys]).update(team=team)
-            for key in keys:
-                self.entries[key].team = team
 
     def _games_of(self, entry: Entry, where: str) -> None:
         """The games an entry's fields name are games of this event."""

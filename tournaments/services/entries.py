@@ -27,6 +27,7 @@ from tournaments.selectors.clubs import club_named
 from tournaments.selectors.events import event_next_game_number, event_play_started
 from tournaments.selectors.player_identity import Candidate, player_candidates
 from tournaments.services.audit import Kind, audit_record
+from tournaments.services.keep_apart import keep_apart_wishes_settle
 from tournaments.services.validation import (
     clean_acc_number,
     clean_email,
@@ -226,4 +227,5 @@ def entry_register(
         summary=summary,
         after=entry_state(entry),
     )
+    keep_apart_wishes_settle(event=event, user=user)  # a wish may name this player
     return entry

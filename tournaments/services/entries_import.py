@@ -36,6 +36,7 @@ from tournaments.services.entries import (
     registration_problems,
     withdrawn_entry_of,
 )
+from tournaments.services.keep_apart import keep_apart_wishes_settle
 from tournaments.services.planner import tables_analyze
 from tournaments.services.teams_import import team_registrations, team_row_errors, teams_from_rows
 
@@ -307,4 +308,5 @@ def entries_import_csv(
                     "check_in": check_in,
                 },
             )
+            keep_apart_wishes_settle(event=locked, user=user)  # a wish may name a player
     return result

@@ -5,6 +5,8 @@ Approving enters the player in each chosen event, matched to a known player by t
 identity rules (``services.entries.registration_player``): a name that may be someone known is
 never merged silently, the director says who it is (``player_id``) or that it is someone new
 (``new_player``). An event at its capacity puts the choice on its waitlist (``services.waitlist``).
+A request may carry a wish to be kept apart from someone: once the player is entered, it
+becomes a pair when it names exactly one entrant (``services.keep_apart``: settle).
 
 Every step is written in the history of each event the request names; a player's own steps
 name no one (they are not signed in).
@@ -19,6 +21,7 @@ from tournaments.errors import Conflict, ServiceError
 from tournaments.models import Entry, Event, RegistrationChoice, RegistrationRequest, Weekend
 from tournaments.services.audit import Kind, audit_record
 from tournaments.services.entries import Registration, entry_add_unaudited, registration_player
+from tournaments.services.keep_apart import keep_apart_wish_clean, keep_apart_wishes_settle
 from tournaments.services.registration_emails import request_email
 from tournaments.services.validation import (
     clean_acc_number,
@@ -32,10 +35,18 @@ from tournaments.services.withdrawals import entry_withdraw
 Status = RegistrationRequest.Status
 Choice = RegistrationChoice.Status
 OPEN_STATUSES = (Status.WAITING, Status.CHANGE_ASKED)
+WISH = ("keep_apart_name", "keep_apart_acc")
 
 
 def _details(
-    *, name: str, acc_number: str, email: str, phone: str, partner_name: str
+    *,
+    name: str,
+    acc_number: str,
+    email: str,
+    phone: str,
+    partner_name: str,
+    keep_apart_name: str = "",
+    keep_apart_acc: str = "",
 ) -> dict[str, str]:
     details = {
         "name": clean_name(name),
@@ -46,7 +57,13 @@ def _details(
         if (partner_name or "").strip()
         else "",
     }
-    return details
+    wish = keep_apart_wish_clean(
+        name=details["name"],
+        acc_number=details["acc_number"],
+        keep_apart_name=keep_apart_name,
+        keep_apart_acc=keep_apart_acc,
+    )
+    return {**details, **wish}
 
 
 def _events_of(weekend: Weekend, event_ids) -> list[Event]:
@@ -76,7 +93,10 @@ def _record(request, events, *, actor, action: str, summary: str, **state) -> No
 
 
 def _state(request: RegistrationRequest) -> dict:
-    return {"request": request.pk, "name": request.name, "status": request.status}
+    state = {"request": request.pk, "name": request.name, "status": request.status}
+    if request.keep_apart_name:  # the wish is part of what the director decides on
+        state["keep_apart"] = {f: getattr(request, f) for f in WISH}
+    return state
 
 
 @transaction.atomic
@@ -89,6 +109,8 @@ def registration_request_create(
     email: str = "",
     phone: str = "",
     partner_name: str = "",
+    keep_apart_name: str = "",
+    keep_apart_acc: str = "",
 ) -> RegistrationRequest:
     """A player's request to enter ``event_ids`` of the weekend; it waits for a director."""
     weekend = Weekend.objects.select_for_update().get(pk=weekend.pk)
@@ -99,8 +121,9 @@ def registration_request_create(
             code="registration_closed",
         )
     details = _details(
-        name=name, acc_number=acc_number, email=email, phone=phone, partner_name=partner_name
-    )
+        name=name, acc_number=acc_number, email=email, phone=phone, partner_name=partner_name,
+        keep_apart_name=keep_apart_name, keep_apart_acc=keep_apart_acc,
+    )  # fmt: skip
     events = _events_of(weekend, event_ids)
     request = RegistrationRequest.objects.create(weekend=weekend, **details)
     RegistrationChoice.objects.bulk_create(
@@ -144,7 +167,7 @@ def registration_request_update(
     waits); it waits for the director again."""
     request = _locked(request)
     _open_or_refuse(request, "changed")
-    fields = ("name", "acc_number", "email", "phone", "partner_name")
+    fields = ("name", "acc_number", "email", "phone", "partner_name", *WISH)
     values = _details(**{f: details.get(f, getattr(request, f)) for f in fields})
     events = _events_of(request.weekend, event_ids)
     before = _state(request)
@@ -222,6 +245,8 @@ def registration_approve(
             before=before,
             after={**_state(request), "player": player.pk, "choice": choice.status},
         )
+        if choice.status == Choice.ENTERED:
+            keep_apart_wishes_settle(event=event, user=user)
     request_email(request=request, template="registration_approved")
     return request
 
@@ -330,6 +355,7 @@ def waitlist_offer_take(*, choice: RegistrationChoice) -> RegistrationChoice:
         before={"request": request.pk, "choice": Choice.OFFERED},
         after={"request": request.pk, "choice": Choice.ENTERED, "entry": entry.pk},
     )
+    keep_apart_wishes_settle(event=choice.event, user=None)
     return choice
 
 

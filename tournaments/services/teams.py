@@ -27,6 +27,7 @@ from tournaments.models import Entry, Event, Notice, Team
 from tournaments.selectors.entrants import team_default_name
 from tournaments.services.audit import Kind, audit_record
 from tournaments.services.entries import Registration, entry_add_unaudited
+from tournaments.services.keep_apart import keep_apart_wishes_settle
 from tournaments.services.validation import clean_name
 
 TEAM_SIZE = 2
@@ -125,6 +126,7 @@ def team_register(
         summary=f"Team {team.name} entered" + (" and checked in" if check_in else ""),
         after=team_state(team),
     )
+    keep_apart_wishes_settle(event=event, user=user)  # a wish may name a partner
     return team
 
 

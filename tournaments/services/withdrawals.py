@@ -16,6 +16,7 @@ from tournaments.errors import ServiceError
 from tournaments.models import Entry, Event
 from tournaments.selectors.events import event_next_game_number, event_play_started
 from tournaments.services.audit import Kind, audit_record
+from tournaments.services.keep_apart import keep_apart_wishes_settle
 from tournaments.services.waitlist import waitlist_advance
 
 
@@ -105,4 +106,5 @@ def entry_rejoin(*, entry: Entry, user) -> Entry:
         before=before,
         after=entry_state(entry),
     )
+    keep_apart_wishes_settle(event=entry.event, user=user)  # a wish may name them again
     return entry

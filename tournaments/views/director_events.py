@@ -31,6 +31,7 @@ from tournaments.selectors.events import (
 )
 from tournaments.selectors.games import games_of_event
 from tournaments.selectors.invitations import invitations_waiting
+from tournaments.selectors.keep_apart import keep_apart_of_event
 from tournaments.selectors.sanctioning import event_sanction_status
 from tournaments.selectors.waiting import event_waiting
 from tournaments.services import events as event_services
@@ -83,7 +84,7 @@ def dashboard_context(event, **forms):
         "roles": event_role_holders(event=event),
         "invitation_form": forms.get("invitation_form") or InvitationForm(),
         "invitations": invitations_waiting(event=event),
-        "keep_apart": list(event.keep_apart.select_related("entry_a__player", "entry_b__player")),
+        "keep_apart": keep_apart_of_event(event=event),
         "waiting": event_waiting(event=event),
         "mrp_note": event_sanction_status(event=event).mrp_note,
         **teams_context(event, **forms),

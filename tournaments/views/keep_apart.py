@@ -1,4 +1,5 @@
-"""The manage page's "Keep apart" section: two entrants who should not meet in qualifying."""
+"""The manage page's "Keep apart" section: two entrants who should not meet in qualifying, and
+the wishes players gave at registration that the director settles with one click."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ class KeepApartForm(forms.Form):
     entry_a = forms.IntegerField()
     entry_b = forms.IntegerField()
     note = forms.CharField(max_length=200, required=False)
+    wish = forms.IntegerField(required=False)  # a registration wish this pair settles
 
 
 def _back(event) -> str:
@@ -39,6 +41,7 @@ def keep_apart_new(request, event_id: int):
             user=request.user,
             entry_ids=(data["entry_a"], data["entry_b"]),
             note=data["note"],
+            wish=data["wish"],
         )
     except ServiceError as exc:
         messages.error(request, exc.message)

@@ -33,7 +33,15 @@ from tournaments.throttles import throttle_writes
 from tournaments.views.refusals import RowRefusal, refusal_on_form
 from tournaments.views.weekends import manage_context
 
-DETAILS = ("name", "acc_number", "email", "phone", "partner_name")
+DETAILS = (
+    "name",
+    "acc_number",
+    "email",
+    "phone",
+    "partner_name",
+    "keep_apart_name",
+    "keep_apart_acc",
+)
 
 
 @throttle_writes

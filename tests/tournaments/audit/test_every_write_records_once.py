@@ -98,6 +98,11 @@ NOT_STAFF_ACTIONS = {
     "value": "checks a backup's value (backup_checks)",
     "values": "checks a backup's value (backup_checks)",
     "when": "checks a backup's value (backup_checks)",
+    "keep_apart_wishes_settle": "part of entering a player: each pair it makes is recorded by "
+    "keep_apart_add (a test in tests/tournaments/keep_apart counts them)",
+    "open_wishes": "reads",
+    "keep_apart_wish_clean": "checks a registration's wish",
+    "entrants_of": "reads",
     "rows_create": "saves a backup's rows for event_import, which records the import",
     "club_award_build": "part of club_award_record and of a backup's import",
     "event_settings_check": "a check",

@@ -15,6 +15,7 @@ SECTIONS = {
     m.EventRole: fmt.ROLE,
     m.Entry: fmt.ENTRY,
     m.Team: fmt.TEAM,
+    m.KeepApart: fmt.KEEP_APART,
     m.Game: fmt.GAME,
     m.Table: fmt.TABLE,
     m.CardLine: fmt.CARD_LINE,
@@ -87,8 +88,6 @@ NOT_COPIED = {
     m.Weekend: "the flyer that groups events in this database; each event is backed up alone",
     m.RegistrationRequest: "players' requests before they are entries: their entries are copied",
     m.RegistrationChoice: "likewise",
-    # Not in the backup format yet: a restored event's director enters the pairs again.
-    m.KeepApart: "not yet in the format (a restored event loses its keep-apart pairs)",
 }
 
 
