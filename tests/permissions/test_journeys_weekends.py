@@ -108,3 +108,36 @@ def test_before_play_the_request_still_withdraws_its_own_entry(main, dora):
     assert given_up.status_code == 200, given_up.json()
     entry.refresh_from_db()
     assert entry.status == Entry.Status.WITHDRAWN
+
+
+def test_a_weekend_names_a_club_only_for_that_clubs_directors(dora):
+    """Anyone may make a weekend, but naming a club as its host is the club's to say: a
+    stranger's weekend (with a registration page collecting names, addresses and phones)
+    must not be listed as a real club's."""
+    from tournaments.services.clubs import club_create
+
+    club = club_create(name="Tuesday Pegs", user=dora)
+    stranger = client_for(UserFactory())
+    before = state()
+    made = stranger.post(
+        "/api/v1/weekends/",
+        {"name": "Tuesday Pegs Open", "starts_on": DAY.isoformat(), "club": club.pk},
+        format="json",
+    )
+    assert made.status_code == 400, made.json()
+    error = made.json()["errors"][0]
+    assert error["field"] == "club" and "Tuesday Pegs" in error["message"]
+    assert state() == before
+    own = stranger.post(
+        "/api/v1/weekends/", {"name": "Mine", "starts_on": DAY.isoformat()}, format="json"
+    ).json()["weekend"]
+    before = state()
+    patched = stranger.patch(f"/api/v1/weekends/{own['id']}/", {"club": club.pk}, format="json")
+    assert patched.status_code == 400 and patched.json()["errors"][0]["field"] == "club"
+    assert state() == before
+    hosted = client_for(dora).post(
+        "/api/v1/weekends/",
+        {"name": "Tuesday Pegs Open", "starts_on": DAY.isoformat(), "club": club.pk},
+        format="json",
+    )
+    assert hosted.status_code == 201 and hosted.json()["weekend"]["club"] == club.pk
