@@ -141,3 +141,28 @@ def test_a_weekend_names_a_club_only_for_that_clubs_directors(dora):
         format="json",
     )
     assert hosted.status_code == 201 and hosted.json()["weekend"]["club"] == club.pk
+
+
+def test_a_namesake_said_to_be_someone_new_never_takes_a_withdrawn_players_entry(main, dora):
+    """Vera withdrew. Eve asks under the same name with her own address; the director, told
+    the name may be Vera, says it is someone new. Entering the new player must not restore
+    Vera's withdrawn entry with Eve's address on it (its link would be e-mailed to Eve)."""
+    from tournaments.services.withdrawals import entry_withdraw
+
+    vera_entry = entry_register(
+        event=main,
+        registration=Registration(name="Vera Vale", acc_number="V-100", email="vera@example.org"),
+        user=dora,
+    )
+    entry_withdraw(entry=vera_entry, user=dora)
+    request_id, _, choice_id = _ask(main, name="Vera Vale", email="eve@example.org")
+    approved = client_for(dora).post(
+        f"/api/v1/registrations/{request_id}/approve/", {"new_player": True}, format="json"
+    )
+    assert approved.status_code == 200, approved.json()
+    vera_entry.refresh_from_db()
+    assert vera_entry.status == Entry.Status.WITHDRAWN
+    assert vera_entry.email == "vera@example.org"
+    eves = RegistrationChoice.objects.get(pk=choice_id).entry
+    assert eves.pk != vera_entry.pk and eves.player_id != vera_entry.player_id
+    assert eves.email == "eve@example.org"
