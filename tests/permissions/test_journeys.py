@@ -213,3 +213,22 @@ def test_many_strangers_cannot_flood_a_players_mailbox_with_codes_or_guess_one(
     assert all("as many codes today" in page for _, page in asked[MAX_CODES_TO_PLAYER_A_DAY:])
     vera.refresh_from_db()
     assert vera.user is None
+
+
+def test_a_role_given_without_asking_does_not_give_away_the_accounts_address():
+    """Any account may make an event and give a role in it to anyone with an account, found by
+    name (no consent is asked). The event's backup names its role holders: it must not carry
+    the address their account was made with."""
+    vera = UserFactory(username="vvale", first_name="Vera", last_name="Vale")
+    vera.email = "vera.private@example.org"
+    vera.save()
+    stranger = client_for(UserFactory())
+    event = stranger.post("/api/v1/events/", {"name": "Mine", "preset": "grass-roots"}).json()
+    given = stranger.post(
+        f"/api/v1/events/{event['id']}/roles/", {"person": "Vera Vale", "role": "judge"}
+    )
+    assert given.status_code == 201, given.json()
+    seen = json.dumps(stranger.get(f"/api/v1/events/{event['id']}/backup/").json())
+    seen += json.dumps(stranger.get(f"/api/v1/events/{event['id']}/roles/").json())
+    assert "vvale" in seen  # named, as a role holder is
+    assert "vera.private@example.org" not in seen
