@@ -49,6 +49,8 @@ ENVIRONMENT_VARIABLES: dict[str, str] = {
     "THROTTLE_ANON_RATE": "Anonymous API reads per client address (default 120/min).",
     "THROTTLE_LINK_MISSES_RATE": "Unknown private links per client address before a block "
     "(default 30/min).",
+    "THROTTLE_REGISTRATION_RATE": "Public registration requests per client address (default "
+    "10/hour): each e-mails the address it names.",
     "ACCOUNT_SIGNUP_RATE": "Sign-ups per client address, as amount/period/per (default 20/h/ip).",
     "WAITLIST_OFFER_HOURS": "Hours the next on a waitlist has to take an offered place "
     "(default 48).",

@@ -447,6 +447,9 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "anon_read": _rate("THROTTLE_ANON_RATE", "120/min"),
         "link_misses": _rate("THROTTLE_LINK_MISSES_RATE", "30/min"),
+        # Public registration requests (page and API) per client address: each e-mails the
+        # address it names, in the site's name, with words its sender chose.
+        "registration_requests": _rate("THROTTLE_REGISTRATION_RATE", "10/hour"),
     },
     # The client address: REMOTE_ADDR, or behind NUM_PROXIES proxies that each add
     # X-Forwarded-For, the hop the nearest one added (never a header the client wrote itself).

@@ -7,6 +7,9 @@ Terms:
   (DRF's rule); an IPv6 client is its /64, which one machine is usually given whole. A venue's
   phones share ONE address (the venue's NAT), so nothing a player does with a valid link is
   ever counted against it.
+- **registration request**: a public POST asking to enter a weekend's events; at most
+  ``DEFAULT_THROTTLE_RATES["registration_requests"]`` per client address
+  (``RegistrationRequestThrottle``), as each e-mails the address it names.
 - **anonymous read**: a GET or HEAD of an API view by someone not signed in, except the
   private-link views (``/api/v1/report/<link>/``). ``AnonymousReadThrottle`` (DRF) allows
   ``DEFAULT_THROTTLE_RATES["anon_read"]`` of them per client address; past it the answer is a
@@ -144,6 +147,34 @@ class AnonymousReadThrottle(_RateFromSettings):
 
     def _allow(self, request, view) -> bool:
         return super().allow_request(request, view)
+
+
+class RegistrationRequestThrottle(_RateFromSettings):
+    """Public registration requests (a POST of the weekend's page or of the API), per client
+    address: each e-mails the address it names with words its sender chose (any account may
+    make a weekend and open it), so one client may send only a few. The page asks it too
+    (``registration_request_allowed``)."""
+
+    scope = "registration_requests"
+
+    def get_cache_key(self, request, view):
+        if request.method != "POST":
+            return None
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+    def allow_request(self, request, view) -> bool:
+        return fail_open(
+            lambda: super(RegistrationRequestThrottle, self).allow_request(request, view), True
+        )
+
+
+def registration_request_wait(request) -> int | None:
+    """For the page: None when ``request`` may send a registration request, else the seconds
+    to wait (the API's views ask ``RegistrationRequestThrottle`` through DRF)."""
+    throttle = RegistrationRequestThrottle()
+    if throttle.allow_request(request, None):
+        return None
+    return max(1, math.ceil(throttle.wait() or 1))
 
 
 # Every private-link request asks the cache whether its address is blocked; a venue's thousand

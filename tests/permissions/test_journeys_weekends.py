@@ -166,3 +166,41 @@ def test_a_namesake_said_to_be_someone_new_never_takes_a_withdrawn_players_entry
     eves = RegistrationChoice.objects.get(pk=choice_id).entry
     assert eves.pk != vera_entry.pk and eves.player_id != vera_entry.player_id
     assert eves.email == "eve@example.org"
+
+
+def test_one_client_cannot_make_the_site_mail_anyone_again_and_again(
+    main, django_capture_on_commit_callbacks
+):
+    """Any account may make a weekend and open its registration; anyone may then send a
+    request naming any e-mail address, and each request e-mails that address in the site's
+    name with words the sender chose (the weekend's name, the request's name). One client
+    address may send only a few requests in an hour, by the API or the page."""
+    from django.conf import settings
+    from django.core import mail
+    from django.test import Client
+
+    from tournaments.models import RegistrationRequest
+
+    rate = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["registration_requests"]
+    allowed = int(rate.split("/")[0])
+    body = {"name": "Pay your fee at evil.example", "email": "victim@example.org"}
+    with django_capture_on_commit_callbacks(execute=True):
+        for _ in range(allowed):
+            _ask(main, **body)
+    assert len(mail.outbox) == allowed
+    before = state()
+    with django_capture_on_commit_callbacks(execute=True):
+        refused = client_for().post(
+            f"/api/v1/weekends/{main.weekend_id}/registrations/",
+            {**body, "events": [main.pk]},
+            format="json",
+        )
+        page = Client().post(
+            f"/weekends/{main.weekend_id}/register/", {**body, "events": [main.pk]}
+        )
+    assert refused.status_code == 429 and int(refused["Retry-After"]) > 0
+    assert page.status_code == 429
+    text = page.content.decode()
+    assert "Too many requests" in text and "Pay your fee at evil.example" in text  # kept
+    assert state() == before and len(mail.outbox) == allowed
+    assert RegistrationRequest.objects.count() == allowed

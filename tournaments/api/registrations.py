@@ -38,6 +38,7 @@ from tournaments.services.registrations import (
     waitlist_offer_take,
 )
 from tournaments.services.waitlist import event_capacity_set, waitlist_advance
+from tournaments.throttles import RegistrationRequestThrottle
 
 
 class ChoiceSerializer(serializers.Serializer):
@@ -117,6 +118,9 @@ class WeekendRegistrationsView(APIView):
             body["choices"] = ChoiceSerializer(row.choices, many=True).data
             rows.append(body)
         return Response(rows)
+
+    def get_throttles(self):
+        return [*super().get_throttles(), RegistrationRequestThrottle()]
 
     @extend_schema(request=RequestInput, responses={201: RequestSerializer})
     def post(self, request, weekend_id: int):

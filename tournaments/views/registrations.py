@@ -29,6 +29,7 @@ from tournaments.services.registrations import (
     waitlist_offer_take,
 )
 from tournaments.services.waitlist import event_capacity_set, waitlist_advance
+from tournaments.throttles import registration_request_wait
 from tournaments.views.refusals import refusal_on_form
 
 DETAILS = ("name", "acc_number", "email", "phone", "partner_name")
@@ -42,7 +43,17 @@ def weekend_register(request, weekend_id: int):
     events = weekend_events(weekend=weekend)
     form = RegistrationRequestForm(request.POST or None, events=events)
     status = 200
-    if request.method == "POST" and weekend.registration_open:
+    wait = registration_request_wait(request) if request.method == "POST" else None
+    if wait is not None:
+        minutes = -(-wait // 60)
+        form.is_valid()  # what was typed stays on the form
+        form.add_error(
+            None,
+            f"Too many requests were sent from this network in the last hour. Try again in "
+            f"{minutes} minute{'s' if minutes != 1 else ''}, or ask the director to enter you.",
+        )
+        status = 429
+    elif request.method == "POST" and weekend.registration_open:
         if form.is_valid():
             data = form.cleaned_data
             try:
