@@ -62,11 +62,16 @@ def test_where_the_limits_count(env, backend, location):
 
 def test_the_rates_and_proxies_by_default_and_as_set():
     default = json.loads(_settings().stdout)
-    assert default[2:] == [{"anon_read": "120/min", "link_misses": "30/min"}, 0]
+    rates = {"anon_read": "120/min", "link_misses": "30/min", "registration_requests": "10/hour"}
+    assert default[2:] == [rates, 0]
     result = _settings(
-        THROTTLE_ANON_RATE="600/hour", THROTTLE_LINK_MISSES_RATE="10/min", NUM_PROXIES="1"
+        THROTTLE_ANON_RATE="600/hour",
+        THROTTLE_LINK_MISSES_RATE="10/min",
+        THROTTLE_REGISTRATION_RATE="3/day",
+        NUM_PROXIES="1",
     )
-    assert json.loads(result.stdout)[2:] == [{"anon_read": "600/hour", "link_misses": "10/min"}, 1]
+    rates = {"anon_read": "600/hour", "link_misses": "10/min", "registration_requests": "3/day"}
+    assert json.loads(result.stdout)[2:] == [rates, 1]
 
 
 @pytest.mark.parametrize(
@@ -74,6 +79,7 @@ def test_the_rates_and_proxies_by_default_and_as_set():
     [
         ("THROTTLE_ANON_RATE", "lots", "THROTTLE_ANON_RATE='lots' is not a rate"),
         ("THROTTLE_LINK_MISSES_RATE", "0/min", "THROTTLE_LINK_MISSES_RATE='0/min' is not a rate"),
+        ("THROTTLE_REGISTRATION_RATE", "many", "THROTTLE_REGISTRATION_RATE='many' is not a rate"),
         ("THROTTLE_CACHE_URL", "memcached://m:11211", "THROTTLE_CACHE_URL='memcached://m:11211'"),
         ("NUM_PROXIES", "one", "NUM_PROXIES='one' is not a whole number"),
     ],
