@@ -50,7 +50,7 @@ ENVIRONMENT_VARIABLES: dict[str, str] = {
     "THROTTLE_LINK_MISSES_RATE": "Unknown private links per client address before a block "
     "(default 30/min).",
     "THROTTLE_ANON_WRITE_RATE": "Registration requests sent or changed with no account, per "
-    "client address (default 60/hour).",
+    "client address (default 20/hour): each e-mails the address it names.",
     "ACCOUNT_SIGNUP_RATE": "Sign-ups per client address, as amount/period/per (default 20/h/ip).",
     "WAITLIST_OFFER_HOURS": "Hours the next on a waitlist has to take an offered place "
     "(default 48).",

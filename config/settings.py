@@ -448,7 +448,7 @@ REST_FRAMEWORK = {
         "anon_read": _rate("THROTTLE_ANON_RATE", "120/min"),
         "link_misses": _rate("THROTTLE_LINK_MISSES_RATE", "30/min"),
         # Registration requests sent and changed with no account (tournaments.throttles).
-        "anon_write": _rate("THROTTLE_ANON_WRITE_RATE", "60/hour"),
+        "anon_write": _rate("THROTTLE_ANON_WRITE_RATE", "20/hour"),
     },
     # The client address: REMOTE_ADDR, or behind NUM_PROXIES proxies that each add
     # X-Forwarded-For, the hop the nearest one added (never a header the client wrote itself).

@@ -10,8 +10,7 @@ Terms:
 - **anonymous read**: a GET or HEAD of an API view by someone not signed in, except the
   private-link views (``/api/v1/report/<link>/``). ``AnonymousReadThrottle`` (DRF) allows
   ``DEFAULT_THROTTLE_RATES["anon_read"]`` of them per client address; past it the answer is a
-  429 with ``Retry-After``. Signed-in users are not limited (accounts are given by people who
-  run the site; there is no sign-up).
+  429 with ``Retry-After``. Signed-in users are not limited here.
 - **private-link path**: ``/r/<link>/...``, ``/api/v1/report/<link>/...``, an invitation's
   ``/invitations/<link>/``, a registration request's ``/registration/<link>/...`` (and
   ``/api/v1/registrations/private/<link>/...``) and an event's
@@ -22,10 +21,11 @@ Terms:
 - **anonymous write**: a POST of a public form that makes or changes something with no account
   behind it: a weekend's registration request (``/weekends/<id>/register/``) and its change
   from the player's private page (and the API's POST of a request). ``throttle_writes`` allows
-  ``DEFAULT_THROTTLE_RATES["anon_write"]`` of them per client address (60 an hour by default:
-  a club's members sending their requests together from its network, not a script); only
-  writes taken count, never a refused form. Past it, the site's 429 page (the API's 429) says
-  when to send again. Sign-up is limited by allauth's own rate limit
+  ``DEFAULT_THROTTLE_RATES["anon_write"]`` of them per client address (20 an hour by default:
+  a club's members sending their requests together from its network, not a script; and each
+  request e-mails the address it names, with words its sender chose, so the site must not be
+  a mail relay); only writes taken count, never a refused form. Past it, the site's 429 page
+  (the API's 429) says when to send again. Sign-up is limited by allauth's own rate limit
   (``ACCOUNT_RATE_LIMITS``), counted per client address as here (``accounts.AccountAdapter``).
 - **block**: an address that made ``DEFAULT_THROTTLE_RATES["link_misses"]`` misses (30 a
   minute by default) gets 429 with ``Retry-After`` on every private-link path, valid or not,

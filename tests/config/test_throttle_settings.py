@@ -62,7 +62,7 @@ def test_where_the_limits_count(env, backend, location):
 
 def test_the_rates_and_proxies_by_default_and_as_set():
     default = json.loads(_settings().stdout)
-    rates = {"anon_read": "120/min", "link_misses": "30/min", "anon_write": "60/hour"}
+    rates = {"anon_read": "120/min", "link_misses": "30/min", "anon_write": "20/hour"}
     assert default[2:] == [rates, 0]
     result = _settings(
         THROTTLE_ANON_RATE="600/hour",

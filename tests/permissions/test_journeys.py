@@ -183,3 +183,52 @@ def test_sanctioning_is_not_a_directors_setting(client):
     assert asked.json()["state"] == "requested" and asked.json()["sanctioned"] is False
     assert api.post(f"/api/v1/events/{made['id']}/sanctioning/grant/").status_code == 403
     assert not MrpAward.objects.exists()
+
+
+def test_many_strangers_cannot_flood_a_players_mailbox_with_codes_or_guess_one(
+    vera, client, django_capture_on_commit_callbacks
+):
+    """Sign-up is open: each new account may enter Vera in an event of its own, hold that
+    entry's link and ask to link, and each ask used to e-mail Vera a fresh code (five guesses
+    each). Past a few codes a day to one player, a request waits for an administrator."""
+    from tournaments.services.account_links import MAX_CODES_TO_PLAYER_A_DAY
+
+    asked = []
+    for n in range(MAX_CODES_TO_PLAYER_A_DAY + 2):
+        stranger = UserFactory()
+        event = client_for(stranger).post(
+            "/api/v1/events/", {"name": f"Mine {n}", "preset": "grass-roots"}
+        )
+        entered = client_for(stranger).post(
+            f"/api/v1/events/{event.json()['id']}/entries/", {"name": "V", "player_id": vera.pk}
+        )
+        client.force_login(stranger)
+        with django_capture_on_commit_callbacks(execute=True):
+            page = client.post(f"/r/{entered.json()['report_token']}/", {"link": "1"}, follow=True)
+        asked.append((AccountLink.objects.get(user=stranger), page.content.decode()))
+    codes = [m for m in mail.outbox if m.to == ["vera@example.org"]]
+    assert len(codes) == MAX_CODES_TO_PLAYER_A_DAY
+    late = [link for link, _ in asked[MAX_CODES_TO_PLAYER_A_DAY:]]
+    assert {link.method for link in late} == {"administrator"}
+    assert all("as many codes today" in page for _, page in asked[MAX_CODES_TO_PLAYER_A_DAY:])
+    vera.refresh_from_db()
+    assert vera.user is None
+
+
+def test_a_role_given_without_asking_does_not_give_away_the_accounts_address():
+    """Any account may make an event and give a role in it to anyone with an account, found by
+    name (no consent is asked). The event's backup names its role holders: it must not carry
+    the address their account was made with."""
+    vera = UserFactory(username="vvale", first_name="Vera", last_name="Vale")
+    vera.email = "vera.private@example.org"
+    vera.save()
+    stranger = client_for(UserFactory())
+    event = stranger.post("/api/v1/events/", {"name": "Mine", "preset": "grass-roots"}).json()
+    given = stranger.post(
+        f"/api/v1/events/{event['id']}/roles/", {"person": "Vera Vale", "role": "judge"}
+    )
+    assert given.status_code == 201, given.json()
+    seen = json.dumps(stranger.get(f"/api/v1/events/{event['id']}/backup/").json())
+    seen += json.dumps(stranger.get(f"/api/v1/events/{event['id']}/roles/").json())
+    assert "vvale" in seen  # named, as a role holder is
+    assert "vera.private@example.org" not in seen

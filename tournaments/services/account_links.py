@@ -9,7 +9,10 @@ proof of who someone is (a director, an opponent or a judge may hold it). So:
   it within ``CODE_MINUTES`` links the account. With no address on the record, the request
   waits for an administrator, who confirms it knowing the person.
 - limits: ``MAX_WRONG`` wrong codes cancel a request; one account asks at most
-  ``MAX_ASKED_A_DAY`` times in 24 hours, so a code cannot be guessed by asking again and again.
+  ``MAX_ASKED_A_DAY`` times in 24 hours, so a code cannot be guessed by asking again and again;
+  and one player's address gets at most ``MAX_CODES_TO_PLAYER_A_DAY`` codes in 24 hours, however
+  many accounts ask (sign-up is open): past that a request waits for an administrator, so a
+  mailbox cannot be flooded and the guesses at one player's codes stay few.
 - end: an administrator unlinks a wrong link, saying why; a person may unlink their own
   account. The rows stay: the history shows who was linked, how, and who ended it.
 
@@ -36,6 +39,7 @@ from tournaments.services.jobs import job_enqueue
 CODE_MINUTES = 30
 MAX_WRONG = 5
 MAX_ASKED_A_DAY = 3
+MAX_CODES_TO_PLAYER_A_DAY = 3
 CODE_DIGITS = 6
 _SALT = "pegboard.account-link-code"
 
@@ -93,7 +97,7 @@ def account_link_request(*, entry: Entry, user) -> AccountLink:
             "administrator to link your account.",
             code="too_many_requests",
         )
-    if player.email:
+    if player.email and _codes_to_player_today(player) < MAX_CODES_TO_PLAYER_A_DAY:
         link = AccountLink.objects.create(
             player=player,
             user=user,
@@ -105,6 +109,15 @@ def account_link_request(*, entry: Entry, user) -> AccountLink:
     else:
         link = AccountLink.objects.create(player=player, user=user, method=Method.ADMINISTRATOR)
     return link
+
+
+def _codes_to_player_today(player: Player) -> int:
+    """Codes e-mailed to the player's address in the last 24 hours, whoever asked: sign-up is
+    open, so the asking accounts are no limit on their own (the player row is locked)."""
+    day_ago = timezone.now() - timedelta(hours=24)
+    return AccountLink.objects.filter(
+        player=player, method=Method.EMAIL_CODE, created_at__gte=day_ago
+    ).count()
 
 
 def _send_code_later(link: AccountLink) -> None:

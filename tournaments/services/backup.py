@@ -68,7 +68,12 @@ class Section:
         )
 
 
-USER_FIELDS = ("username", "first_name", "last_name", "email")
+# A user is named, not reached: the address an account was made with is its holder's, not the
+# event's (a role may be given to any account by name, without asking it, so its address in
+# the backup would be anyone's for the asking). Files written before carry ``email`` too; the
+# import still reads it (``USER_FIELDS_BEFORE``).
+USER_FIELDS = ("username", "first_name", "last_name")
+USER_FIELDS_BEFORE = (*USER_FIELDS, "email")
 CLUB = Section((*CLUB_SETTINGS, "created_at"))
 # A player's record is the person's across events: a backup carries what identifies them, not
 # their record's contact details nor their account (the entries carry this event's contact).

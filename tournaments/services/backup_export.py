@@ -14,7 +14,8 @@ reader of the file: the import works them out again from the results (``backup_i
 
 Left out, and why:
 - passwords, staff rights, logins: a backup must not carry a way in or a privilege into
-  another database. A user is named (user name, first and last name, e-mail) and nothing more.
+  another database. A user is named (user name, first and last name) and nothing more: not
+  their account's e-mail address, which is theirs, not the event's.
 - jobs (``Job``): the record of background work that is over; rows that pointed to one are
   restored without it.
 - older standings snapshots: every page reads the latest only.

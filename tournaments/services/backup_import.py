@@ -155,8 +155,13 @@ class _Restore(FieldRows):
     def _users(self) -> None:
         model, rows = get_user_model(), []
         for i, data in enumerate(checks.rows(self.data["users"], "users")):
-            checks.row(data, f"users[{i}]", fmt.USER_FIELDS)
-            rows.append((checks.values(model, data, fmt.USER_FIELDS, f"users[{i}]"), i))
+            names = (
+                fmt.USER_FIELDS_BEFORE
+                if isinstance(data, dict) and "email" in data
+                else fmt.USER_FIELDS
+            )
+            checks.row(data, f"users[{i}]", names)
+            rows.append((checks.values(model, data, names, f"users[{i}]"), i))
         checks.unique(((r["username"], f"users[{i}].username") for r, i in rows), "This user")
         names = [row["username"] for row, _ in rows]
         self.users = {user.username: user for user in model.objects.filter(username__in=names)}

@@ -156,9 +156,15 @@ def _player_for(reg: Registration, event: Event) -> Player:
 
 
 def withdrawn_entry_of(event: Event, reg: Registration) -> Entry | None:
-    """This event's withdrawn entry of the player ``reg`` names: by ACC number, else by the
-    exact name when exactly one withdrawn entry has it."""
+    """This event's withdrawn entry of the player ``reg`` names: the chosen player's, none for
+    someone said to be new, else by ACC number, else by the exact name when exactly one
+    withdrawn entry has it. (A namesake said to be someone new once took the withdrawn
+    player's entry, with the newcomer's address on it.)"""
     withdrawn = event.entries.filter(status=Entry.Status.WITHDRAWN).select_related("player")
+    if reg.player_id is not None:
+        return withdrawn.filter(player_id=reg.player_id).first()
+    if reg.new_player:
+        return None
     if reg.acc_number.strip():
         return withdrawn.filter(player__acc_number=reg.acc_number.strip()).first()
     named = list(withdrawn.filter(player__name__iexact=reg.name.strip())[:2])

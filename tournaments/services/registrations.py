@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from tournaments.errors import Conflict, ServiceError
 from tournaments.models import Entry, Event, RegistrationChoice, RegistrationRequest, Weekend
+from tournaments.selectors.events import event_play_started
 from tournaments.services.audit import Kind, audit_record
 from tournaments.services.entries import Registration, entry_add_unaudited, registration_player
 from tournaments.services.keep_apart import keep_apart_wish_clean, keep_apart_wishes_settle
@@ -220,14 +221,18 @@ def registration_approve(
         if entry is None and not event_has_room(event=event):
             waitlist_join(choice=choice)
             continue
-        if entry is None:
-            entry = entry_add_unaudited(
-                event,
-                Registration(
-                    name=player.name, player_id=player.pk, email=reg.email, phone=reg.phone
-                ),
-                check_in=False,
-            )
+        if entry is not None:
+            # Entered before this request (at the desk, or by another request): the request
+            # did not make that entry, so its page (anyone with the address) must not
+            # withdraw it.
+            choice.status, choice.entry = Choice.ENTERED, None
+            choice.save(update_fields=["status", "entry"])
+            continue
+        entry = entry_add_unaudited(
+            event,
+            Registration(name=player.name, player_id=player.pk, email=reg.email, phone=reg.phone),
+            check_in=False,
+        )
         choice.status, choice.entry = Choice.ENTERED, entry
         choice.save(update_fields=["status", "entry"])
     before = _state(request)
@@ -236,6 +241,8 @@ def registration_approve(
     request.save(update_fields=["status", "player", "decided_at", "decided_by"])
     for choice, event in zip(choices, events, strict=True):
         word = "entered" if choice.status == Choice.ENTERED else "put on the waitlist"
+        if choice.status == Choice.ENTERED and choice.entry_id is None:
+            word = "already entered (before this request)"
         audit_record(
             event=event,
             actor=user,
@@ -359,6 +366,24 @@ def waitlist_offer_take(*, choice: RegistrationChoice) -> RegistrationChoice:
     return choice
 
 
+def _entered_refusal(choice: RegistrationChoice) -> None:
+    """A request's page withdraws only the entry the request made, and only before play: the
+    page is anyone's who has its address, while a withdrawal between games is the director's."""
+    event = choice.event
+    if choice.entry_id is None:
+        raise ServiceError(
+            f"You were entered in {event.name} before this request (by the director or "
+            "another request), so this page cannot withdraw you: ask the director.",
+            code="entered_before",
+        )
+    if event_play_started(event=event):
+        raise ServiceError(
+            f"Play has started in {event.name}: to withdraw, ask the director (they withdraw "
+            "you between games, and can undo it).",
+            code="play_started",
+        )
+
+
 @transaction.atomic
 def registration_choice_withdraw(*, choice: RegistrationChoice) -> RegistrationChoice:
     """The player no longer wants this event: off the waitlist, an offer declined, or (before
@@ -367,6 +392,8 @@ def registration_choice_withdraw(*, choice: RegistrationChoice) -> RegistrationC
     before = choice.status
     if before in (Choice.DROPPED, Choice.LAPSED):
         raise ServiceError(f"You are not in {choice.event.name}'s list now.", code="not_in")
+    if before == Choice.ENTERED:
+        _entered_refusal(choice)
     if before == Choice.ENTERED and choice.entry_id:
         entry = Entry.objects.get(pk=choice.entry_id)
         if entry.status != Entry.Status.WITHDRAWN:

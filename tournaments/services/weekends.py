@@ -14,7 +14,7 @@ from django.db import transaction
 
 from tournaments.errors import ServiceError
 from tournaments.models import Event, EventRole, Weekend
-from tournaments.selectors.access import event_roles, weekend_directs
+from tournaments.selectors.access import club_directs, event_roles, weekend_directs
 from tournaments.services.audit import Kind, audit_record
 from tournaments.services.validation import clean_name, clean_play_date
 
@@ -47,12 +47,26 @@ def _clean(values: dict[str, Any], weekend: Weekend | None = None) -> dict[str, 
     return values
 
 
+def _club_check(values: dict[str, Any], user) -> None:
+    """A weekend names a club as its host only when ``user`` directs that club: anyone may
+    make a weekend, and its registration page collects players' details in the club's name."""
+    club = values.get("club")
+    if club is not None and not club_directs(club=club, user=user):
+        raise ServiceError(
+            f"You do not direct {club.name}: ask one of its directors to name it as the host, "
+            "or leave the club empty.",
+            field="club",
+            code="not_club_director",
+        )
+
+
 def weekend_create(*, user, name: str, starts_on: date, **fields: Any) -> Weekend:
     """A new weekend, run by ``user`` (its events' directors run it too)."""
     unknown = set(fields) - set(WEEKEND_FIELDS)
     if unknown:
         raise ServiceError(f"Unknown field {sorted(unknown)[0]!r}.", code="unknown_field")
     values = _clean({"name": name, "starts_on": starts_on, **fields})
+    _club_check(values, user)
     return Weekend.objects.create(created_by=user, **values)
 
 
@@ -71,6 +85,8 @@ def weekend_update(*, weekend: Weekend, user, **changes: Any) -> Weekend:
         raise ServiceError(f"Unknown field {sorted(unknown)[0]!r}.", code="unknown_field")
     weekend = Weekend.objects.select_for_update().get(pk=weekend.pk)
     values = _clean(changes, weekend)
+    if values.get("club") is not None and values["club"].pk != weekend.club_id:
+        _club_check(values, user)
     before = {name: _plain(getattr(weekend, name)) for name in values}
     for name, value in values.items():
         setattr(weekend, name, value)

@@ -57,6 +57,18 @@ def test_a_missing_user_is_made_without_a_usable_password(event_in_play):
     assert not director.has_usable_password() and not director.is_staff
 
 
+def test_users_are_named_without_their_address_and_older_files_still_import(event_in_play):
+    event = event_in_play(4, qualifying_games=3)
+    doc = event_export(event=event)
+    assert all(set(u) == {"username", "first_name", "last_name"} for u in doc["users"])
+    delete_event(event, doc)
+    for user in doc["users"]:  # a file written before users were named without it
+        user["email"] = f"{user['username']}@old.example.org"
+    event_import(data=doc, user=None)
+    director = get_user_model().objects.get(username=doc["event"]["created_by"])
+    assert director.email == f"{director.username}@old.example.org"
+
+
 def test_a_consolation_is_linked_to_its_main_when_the_main_is_here(finished_main):  # noqa: F811
     main = finished_main()
     consolation = consolation_create(main_event=main, user=main.director)
