@@ -13,6 +13,12 @@ gthread (2 x 4 threads) 90."""
 import multiprocessing
 import os
 
+from config.gunicorn_close import install as close_promptly
+
+# A worker takes the next request as soon as a response is sent, without waiting for the
+# client to close its side (config/gunicorn_close.py: a phone on venue Wi-Fi held it up to 2 s).
+close_promptly()
+
 logger_class = "config.logging.RedactingGunicornLogger"
 accesslog = "-"
 
