@@ -4,7 +4,9 @@ next request: a queue in front of the server counts in the latency, as the phone
 
 Reports arrive as a Poisson process (exponential gaps) at a given rate; spectators and polling
 phones each fire on their own clock (a phone's next poll is due 3.5-4 s after the previous one
-was DUE, not answered) and what is still unanswered when the next one is due is counted late."""
+was DUE, not answered; or, as static/js/live.js does, after the seconds the server's last
+answer gave in ``X-Poll-Seconds``, plus up to a seventh) and what is still unanswered when the
+next one is due is counted late."""
 
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ from load_stack import fetch
 
 TIMEOUT = 30.0  # seconds; then the request counts as an error (gunicorn's own timeout)
 SPECTATOR_EVERY = 5.0
-POLL_EVERY, POLL_JITTER = 3.5, 0.5  # as static/js/live.js
+POLL_EVERY = 3.5  # as static/js/live.js: until the server says otherwise, then up to a 7th later
 
 
 @dataclass
@@ -120,13 +122,15 @@ class Watchers:
         self.pending.add(task)
         task.add_done_callback(self.pending.discard)
 
-    async def _clock(self, every: float, jitter: float, send) -> None:
-        due = time.perf_counter() + self.rng.random() * (every + jitter)
+    async def _clock(self, pace: dict, send) -> None:
+        """Fire ``send`` every ``pace["every"]`` s plus up to ``pace["jitter"]`` of it (the
+        pace is read at each turn: a phone's changes with the server's answers)."""
+        due = time.perf_counter() + self.rng.random() * pace["every"] * (1 + pace["jitter"])
         while True:
             await asyncio.sleep(max(0.0, due - time.perf_counter()))
             if not self.running:
                 return
-            gap = every + self.rng.random() * jitter
+            gap = pace["every"] * (1 + self.rng.random() * pace["jitter"])
             self._fire(send(due, due + gap))
             due += gap
 
@@ -140,11 +144,12 @@ class Watchers:
                 if answer.status != 200:
                     self.record.errors.append(f"standings {answer.status}: {answer.body[:300]!r}")
 
-        await self._clock(SPECTATOR_EVERY, 0.0, send)
+        await self._clock({"every": SPECTATOR_EVERY, "jitter": 0.0}, send)
 
     async def _phone(self, token: str) -> None:
         """No page opened beforehand: the first poll has no ETag (as a phone opening the page)."""
         etag = {"value": None}
+        pace = {"every": POLL_EVERY, "jitter": 1 / 7}
         path = f"/r/{token}/?part=live"
 
         async def send(due, next_due):
@@ -154,12 +159,15 @@ class Watchers:
             if answer is None:
                 return
             self._answered(self.record.polls, ms, next_due)
+            paced = float(answer.headers.get("x-poll-seconds") or 0)
+            if paced >= 1:  # the server paces its phones (as live.js follows it)
+                pace["every"] = paced
             if answer.status == 200:
                 etag["value"] = answer.headers.get("etag")
             elif answer.status != 304:
                 self.record.errors.append(f"poll {answer.status}: {answer.body[:300]!r}")
 
-        await self._clock(POLL_EVERY, POLL_JITTER, send)
+        await self._clock(pace, send)
 
     def _answered(self, into: list[float], ms: float, next_due: float) -> None:
         into.append(ms)

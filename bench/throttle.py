@@ -46,7 +46,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import load  # noqa: E402  (bench/load.py: sets up Django with production settings)
 from django.conf import settings  # noqa: E402
 from django.db import connection  # noqa: E402
-from load import BURST_SECONDS, POLL_EVERY, POLL_JITTER, Record, p  # noqa: E402
+from load import BURST_SECONDS  # noqa: E402
+from load_gen import POLL_EVERY, Record, p  # noqa: E402
 from load_stack import ROOT, Stack, cpu_by_part, fetch, print_cpu  # noqa: E402
 from throttle_costs import measure, print_costs  # noqa: E402
 
@@ -106,7 +107,7 @@ async def phase(stack: Stack, event_id: int, reports, flood: bool):
     print(f"  (untimed: {len(etags)} players' pages opened in {opening:.0f} s)")
     watchers = asyncio.create_task(load.watch(port, event_id, etags, record, stop))
     dead = asyncio.create_task(stale_phones(port, record, stop))
-    await asyncio.sleep(POLL_EVERY + POLL_JITTER)  # every page open and polling first
+    await asyncio.sleep(POLL_EVERY * 8 / 7)  # every page open and polling first
     if flood:
         start_bad_clients(stack, event_id)
         await asyncio.sleep(1)  # the bad clients started (a Python process each)

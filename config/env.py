@@ -40,6 +40,8 @@ ENVIRONMENT_VARIABLES: dict[str, str] = {
     "API_TOKEN_HOURS": "Hours an API token is good for after it was issued (default 720).",
     "IDEMPOTENCY_KEY_HOURS": "Hours the first answer to a report sent with an Idempotency-Key "
     "is kept (default 48); the jobs sweep deletes older ones.",
+    "LIVE_POLL_BUDGET": "Polls a second that one event's players' phones make together at most "
+    "(default 100): in a larger field each phone polls less often than every 3.5 s.",
     "SILENCE_MINUTES": "Minutes without any phone of a game in play reaching the server before "
     "the director's board says sending has stopped (default 5).",
     "NUM_PROXIES": "Trusted proxies in front of gunicorn that add X-Forwarded-For (default 0: "

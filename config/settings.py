@@ -309,6 +309,11 @@ CELERY_BEAT_SCHEDULE = {
 # long in each process's memory; a change still shows within the poll (static/js/live.js,
 # 3.5-4 s) plus this. Tests read versions right after each write, so they keep nothing.
 LIVE_SHARE_SECONDS = 0 if os.environ.get("PYTEST_VERSION") else 0.5
+# How often a player's phone polls its page (selectors.live.poll_seconds, sent to the phone with
+# each answer): every LIVE_POLL_SECONDS, and in a large field less often, so that one event's
+# phones together poll at most LIVE_POLL_BUDGET times a second (README, "Load").
+LIVE_POLL_SECONDS = 3.5
+LIVE_POLL_BUDGET = env_int("LIVE_POLL_BUDGET", 100, minimum=1)
 # The director's board warns that sending has stopped when no phone of a game still being
 # played has reached the server for this many minutes (tournaments.selectors.board).
 SILENCE_MINUTES = env_int("SILENCE_MINUTES", 5, minimum=1)

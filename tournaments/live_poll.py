@@ -13,6 +13,7 @@ Each poll costs one database round trip here: the version query is the connectio
 check too (``CONN_HEALTH_CHECKS`` would add a ``SELECT 1`` first; a connection that fails the
 query is closed and checked again by Django's own handling, which then answers). A changed
 version is handed to the view in the request (``VERSION_KEY``), so a 200 does not ask again.
+Every answer tells the phone when to poll next (``POLL_HEADER``, ``selectors.live.poll_seconds``).
 
 A poll that reaches here with a valid link is the phone being heard (``tournaments.heard``: a
 cache write at most every 30 s per link, none in the database), whatever the answer.
@@ -32,13 +33,16 @@ from django.http.request import split_domain_port, validate_host
 from django.utils.cache import parse_etags
 
 from tournaments.heard import heard_record
-from tournaments.selectors.live import entry_version_by_token
+from tournaments.selectors.live import entry_poll_by_token
 
 logger = logging.getLogger(__name__)
 
 POLL = re.compile(r"^/r/([A-Za-z0-9_-]{1,64})/$")
-# Where a version read here waits for the view (a WSGI key no request header can set).
+# Where a version read here waits for the view (a WSGI key no request header can set): the
+# version and the poll's seconds.
 VERSION_KEY = "pegboard.live_version"
+# Seconds until the phone's next poll (static/js/live.js reads it).
+POLL_HEADER = "X-Poll-Seconds"
 
 
 def _host_allowed(environ) -> bool:
@@ -57,8 +61,8 @@ def _secure_enough(environ) -> bool:
     return bool(header) and environ.get(header, "").split(",")[0].strip() == value
 
 
-def _not_modified(environ) -> str | None:
-    """The ETag to answer 304 with, or None to let Django answer."""
+def _not_modified(environ) -> tuple[str, float] | None:
+    """The ETag to answer 304 with and the poll's seconds, or None to let Django answer."""
     if environ.get("REQUEST_METHOD") != "GET" or environ.get("QUERY_STRING") != "part=live":
         return None
     match = POLL.match(environ.get("PATH_INFO", ""))
@@ -68,19 +72,19 @@ def _not_modified(environ) -> str | None:
     close_old_connections()  # what Django does at each request's start and end
     connection.health_check_done = True  # the query below is the check (module docstring)
     try:
-        version = entry_version_by_token(token=match.group(1))
+        found = entry_poll_by_token(token=match.group(1))
     except Exception:  # the database is unwell: Django's own handling says so properly
         logger.warning("live poll shortcut: version not read, passing to Django", exc_info=True)
         return None
     finally:
         close_old_connections()
-    if version is None:
+    if found is None:
         return None
     heard_record(token=match.group(1))
-    etag = f'"{version}"'
+    etag = f'"{found[0]}"'
     if etag in parse_etags(asked):
-        return etag
-    environ[VERSION_KEY] = version
+        return etag, found[1]
+    environ[VERSION_KEY] = found
     return None
 
 
@@ -88,12 +92,18 @@ def with_poll_shortcut(application):
     """Wrap the Django WSGI ``application``: unchanged polls are answered here."""
 
     def app(environ, start_response):
-        etag = _not_modified(environ)
-        if etag is None:
+        unchanged = _not_modified(environ)
+        if unchanged is None:
             return application(environ, start_response)
+        etag, seconds = unchanged
         start_response(
             "304 Not Modified",
-            [("ETag", etag), ("Cache-Control", "private, no-cache"), ("Vary", "Cookie")],
+            [
+                ("ETag", etag),
+                ("Cache-Control", "private, no-cache"),
+                ("Vary", "Cookie"),
+                (POLL_HEADER, f"{seconds:g}"),
+            ],
         )
         return [b""]
 

@@ -127,3 +127,26 @@ def test_the_bracket_follows_a_reported_match_game(open_page, live_server, brack
     _follows(phone.locator(cell), "1–0")
     screenshot(wide, "live-bracket-wide")
     screenshot(phone, "live-bracket-phone")
+
+
+def test_a_phone_polls_as_the_server_paces_it(open_page, live_server, event_in_play, settings):
+    """In a large field the server slows each phone's polls (X-Poll-Seconds, and the page's
+    data-live-seconds) so that the event's phones stay within LIVE_POLL_BUDGET a second; the
+    phone follows each answer."""
+    event = event_in_play(10)
+    entry = Table.objects.get(game__event=event, game__number=1, number=1).seats.first().entry
+    settings.LIVE_POLL_BUDGET = 1  # 10 phones at 1 poll a second together: each every 10 s
+    polls = []
+    page = open_page("about:blank")
+    page.on("request", lambda r: "part=live" in r.url and polls.append(time.monotonic()))
+    opened = time.monotonic()
+    page.goto(f"{live_server.url}/r/{entry.report_token}/")
+    page.wait_for_timeout(8000)
+    assert polls == []  # at 3.5-4 s it would have asked twice by now
+    settings.LIVE_POLL_BUDGET = 100  # the next answer says 3.5 s again
+    deadline = time.monotonic() + 15
+    while len(polls) < 3 and time.monotonic() < deadline:
+        page.wait_for_timeout(250)
+    assert len(polls) >= 3, polls
+    assert polls[0] - opened >= 10  # the first waited the page's 10 s
+    assert polls[2] - polls[1] < 4.5  # then the phone followed the answer's 3.5 s

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import math
 import time
 
 from django.conf import settings
@@ -144,8 +145,34 @@ def entry_version(*, entry: Entry) -> str:
 def entry_version_by_token(*, token: str) -> str | None:
     """``entry_version`` of the entry whose private link this is, without loading the entry
     first (a poll answered 304 needs nothing else); None for a link that is not valid."""
+    found = entry_poll_by_token(token=token)
+    return found[0] if found is not None else None
+
+
+def entry_poll_by_token(*, token: str) -> tuple[str, float] | None:
+    """The version of the player's page whose private link this is, and how many seconds its
+    phone waits before the next poll (``poll_seconds``); None for a link that is not valid."""
     row = _run(_entry_row, token) if token else None
-    return _entry_digest(row) if row is not None else None
+    if row is None:
+        return None
+    return _entry_digest(row), poll_seconds(event_id=row[1])
+
+
+def poll_seconds(*, event_id: int) -> float:
+    """How often each player's phone asks whether its page changed: every
+    ``LIVE_POLL_SECONDS``, or less often in a large field, so that the phones of one event
+    together poll at most ``LIVE_POLL_BUDGET`` times a second (1,024 phones at 100 a second:
+    every 10.5 s). A phone that has just reported asks again at once (static/js/live.js), so
+    only the news of the opponent's card waits for the next poll."""
+    phones = (_shared("phones", event_id, _phones_row) or (0,))[0] or 0
+    seconds = max(settings.LIVE_POLL_SECONDS, phones / settings.LIVE_POLL_BUDGET)
+    return math.ceil(seconds * 2) / 2  # to the half second
+
+
+def _phones_row(pk: int) -> QuerySet:
+    """How many players of the event may be polling: its entries not withdrawn."""
+    entries = Entry.objects.filter(event=OuterRef("pk")).exclude(status=Entry.Status.WITHDRAWN)
+    return Event.objects.filter(pk=pk).annotate(n=_count(entries, "event")).values_list("n")
 
 
 def _entry_digest(row: tuple) -> str:

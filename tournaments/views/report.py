@@ -14,7 +14,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 
 from tournaments.errors import Conflict, ServiceError
-from tournaments.live_poll import VERSION_KEY
+from tournaments.live_poll import POLL_HEADER, VERSION_KEY
 from tournaments.models import Notice
 from tournaments.selectors.access import entry_get_by_token
 from tournaments.selectors.account_links import (
@@ -23,7 +23,7 @@ from tournaments.selectors.account_links import (
     entries_of_user,
     player_of_user,
 )
-from tournaments.selectors.live import entry_version_by_token
+from tournaments.selectors.live import entry_poll_by_token, poll_seconds
 from tournaments.selectors.report import player_state
 from tournaments.selectors.results import entry_current_seat
 from tournaments.services.conflicts import read_again_on_drop
@@ -90,17 +90,19 @@ def _player_page(request, token: str):
     if request.method == "GET" and request.GET.get("part") == "live":
         # A poll: answered 304 from the version alone, the entry loaded only to render. The
         # WSGI shortcut (``live_poll``) hands on the version it read for this request.
-        version = request.META.get(VERSION_KEY) or entry_version_by_token(token=token)
-        if version is not None:
-            return live_part(
+        found = request.META.get(VERSION_KEY) or entry_poll_by_token(token=token)
+        if found is not None:
+            response = live_part(
                 request,
-                version=version,
+                version=found[0],
                 render=lambda: render(
                     request,
                     "tournaments/player/_live.html",
                     live_part_context(entry_get_by_token(token=token)),
                 ),
             )
+            response[POLL_HEADER] = f"{found[1]:g}"  # when the phone asks next (live.js)
+            return response
     entry = read_again_on_drop(lambda: entry_get_by_token(token=token))
     if request.method == "POST" and "link" in request.POST:
         # Asked, never on opening; and it only sends the player a code (services.account_links).
@@ -182,6 +184,7 @@ def player_page_context(request, entry, **extra) -> dict:
         "offline": offline_settings(entry=entry, form=context["form"]),  # the phone's queue
         "link_offer": account_link_offer(entry=entry, user=request.user),
         "live": request.method == "GET",
+        "poll_seconds": poll_seconds(event_id=entry.event_id),  # the first poll (live.js)
         **context,
     }
 

@@ -47,7 +47,7 @@ def test_an_unchanged_poll_is_answered_before_django(seats):
     assert (status, headers["ETag"], body) == (304, etag, b"")
     assert headers["Cache-Control"] == "private, no-cache"
     assert "Content-Security-Policy" not in headers  # Django's middleware never ran
-    assert len(queries) == 2  # the link's version and the event's games, nothing else
+    assert len(queries) == 3  # the link's version, the event's games and phones, nothing else
 
     card_line_report(seat=b, won=False, spread=12)  # the opponent reports: a new version
     status, headers, body = wsgi_get(path, etag=etag)
@@ -129,3 +129,25 @@ def test_an_unchanged_poll_is_one_round_trip_without_a_health_check(seats):
     finally:
         del conn.is_usable
         conn.health_check_enabled = enabled
+
+
+def test_each_answer_paces_the_phone_to_the_events_poll_budget(seats, settings):
+    """A small field polls every 3.5 s; a large one so that its phones together stay within
+    LIVE_POLL_BUDGET polls a second. Every answer says it: the 304 before Django, a 200, and
+    the page the phone opens."""
+    a, _ = seats
+    path = f"/r/{a.entry.report_token}/"
+    status, headers, _ = wsgi_get(path)
+    assert (status, headers["X-Poll-Seconds"]) == (200, "3.5")  # 10 players
+    settings.LIVE_POLL_BUDGET = 2  # 10 phones at 2 polls a second: every 5 s each
+    status, headers, _ = wsgi_get(path, etag=headers["ETag"])
+    assert (status, headers["X-Poll-Seconds"]) == (304, "5")
+    status, headers, _ = wsgi_get(path, etag='"not-this-one"')
+    assert (status, headers["X-Poll-Seconds"]) == (200, "5")
+    status, _, body = wsgi_get(path, query="")
+    assert status == 200 and b'data-live-seconds="5"' in body
+    settings.LIVE_POLL_BUDGET = 3  # 10 / 3 = 3.33 s: never more often than every 3.5 s
+    assert wsgi_get(path)[1]["X-Poll-Seconds"] == "3.5"
+    settings.LIVE_POLL_BUDGET = 2
+    a.entry.event.entries.exclude(pk=a.entry.pk).update(status="withdrawn")
+    assert wsgi_get(path)[1]["X-Poll-Seconds"] == "3.5"  # withdrawn players do not poll
