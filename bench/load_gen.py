@@ -34,6 +34,7 @@ class Record:
     outstanding: int = 0  # page or poll requests unanswered when the phase ended
     last_submission_at: float = 0.0
     loop_lag: list[float] = field(default_factory=list)  # ms the generator's own loop ran late
+    sent_at: list[float] = field(default_factory=list)  # s from the phase's start, per submission
 
 
 async def loop_lag(record: Record, every: float = 0.02) -> None:
@@ -87,6 +88,7 @@ async def submit(
         if answer is None:
             return
         record.submissions.append(ms)
+        record.sent_at.append(offset)
         record.last_submission_at = max(record.last_submission_at, time.monotonic())
         if answer.status != 201:
             record.errors.append(f"submission {answer.status}: {answer.body[:300]!r}")
@@ -173,6 +175,13 @@ class Watchers:
         into.append(ms)
         if time.perf_counter() > next_due:
             self.record.late += 1
+
+
+def settled_p99(record: Record, after: float) -> tuple[float, int]:
+    """p99 (ms) of the submissions sent ``after`` s or later into the phase (once every phone
+    has opened its page), and how many there were."""
+    later = [ms for ms, at in zip(record.submissions, record.sent_at, strict=True) if at >= after]
+    return p(later, 99), len(later)
 
 
 def p(values: list[float], q: int) -> float:
