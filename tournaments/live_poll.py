@@ -9,9 +9,8 @@ ETag) still matches, the answer is a 304 at once. Anything else (no ETag, a chan
 a bad link, a host Django would refuse, plain HTTP that Django would redirect, a database
 error) goes to Django unchanged, which answers as it always does.
 
-Each poll costs one database round trip here: the version query is the connection's health
-check too (``CONN_HEALTH_CHECKS`` would add a ``SELECT 1`` first; a connection that fails the
-query is closed and checked again by Django's own handling, which then answers). A changed
+The connection is checked before the version query (``CONN_HEALTH_CHECKS``, as Django checks
+it): a connection PostgreSQL ended is replaced before the query, not found out by it. A changed
 version is handed to the view in the request (``VERSION_KEY``), so a 200 does not ask again.
 Every answer tells the phone when to poll next (``POLL_HEADER``, ``selectors.live.poll_seconds``).
 
@@ -28,7 +27,7 @@ import logging
 import re
 
 from django.conf import settings
-from django.db import close_old_connections, connection
+from django.db import close_old_connections
 from django.http.request import split_domain_port, validate_host
 from django.utils.cache import parse_etags
 
@@ -70,7 +69,6 @@ def _not_modified(environ) -> tuple[str, float] | None:
     if not match or not asked or not _host_allowed(environ) or not _secure_enough(environ):
         return None
     close_old_connections()  # what Django does at each request's start and end
-    connection.health_check_done = True  # the query below is the check (module docstring)
     try:
         found = entry_poll_by_token(token=match.group(1))
     except Exception:  # the database is unwell: Django's own handling says so properly

@@ -60,7 +60,6 @@ def test_a_phone_polls_on_its_schedule_while_its_last_poll_is_unanswered(monkeyp
 
         monkeypatch.setattr(load_gen, "fetch", hanging)
         monkeypatch.setattr(load_gen, "POLL_EVERY", 0.01)
-        monkeypatch.setattr(load_gen, "POLL_JITTER", 0.0)
         record = load_gen.Record()
         watchers = load_gen.Watchers(1, 1, ["token"], record, spectators=0)
         clients = watchers.start()

@@ -2,7 +2,7 @@
 request handling, with the ETag Django would send; anything else reaches Django unchanged."""
 
 import pytest
-from django.db import connection, connections
+from django.db import connection
 from django.test import override_settings
 from django.test.utils import CaptureQueriesContext
 
@@ -106,29 +106,6 @@ def test_a_changed_poll_reads_its_version_once(seats):
     with CaptureQueriesContext(connection) as queries:  # no ETag: the view reads it itself
         assert wsgi_get(path)[0] == 200
     assert _version_reads(queries) == 1
-
-
-def test_an_unchanged_poll_is_one_round_trip_without_a_health_check(seats):
-    """With CONN_HEALTH_CHECKS a request's first query is preceded by ``SELECT 1``; the poll's
-    one query is its own check (a connection that fails it goes on to Django's handling)."""
-    a, _ = seats
-    path = f"/r/{a.entry.report_token}/"
-    etag = wsgi_get(path)[1]["ETag"]
-    checks = []
-    conn = connections["default"]
-    usable, enabled = conn.is_usable, conn.health_check_enabled
-    conn.is_usable = lambda: checks.append(1) or usable()
-    conn.health_check_enabled = True
-    try:
-        conn.health_check_done = False  # as at a request's start
-        assert wsgi_get(path, etag=etag)[0] == 304
-        assert checks == []
-        conn.health_check_done = False  # the control: any other first query checks
-        Table.objects.exists()
-        assert checks == [1]
-    finally:
-        del conn.is_usable
-        conn.health_check_enabled = enabled
 
 
 def test_each_answer_paces_the_phone_to_the_events_poll_budget(seats, settings):
