@@ -4,7 +4,7 @@ During a game a thousand phones each ask every 3.5-4 s whether their page change
 every answer is "no". Through Django's middleware and URL routing that "no" costs several
 times the one query it needs, and on a small server it is most of the load. So a poll of a
 player's live part (``GET /r/<link>/?part=live`` with ``If-None-Match``) is checked here: when
-the version (``selectors.live.entry_version_by_token``, the same one the view sends as its
+the version (``selectors.live.entry_poll_by_token``, the same one the view sends as its
 ETag) still matches, the answer is a 304 at once. Anything else (no ETag, a changed version,
 a bad link, a host Django would refuse, plain HTTP that Django would redirect, a database
 error) goes to Django unchanged, which answers as it always does.

@@ -142,13 +142,6 @@ def entry_version(*, entry: Entry) -> str:
     return _entry_digest(_run(_entry_row, entry.pk))
 
 
-def entry_version_by_token(*, token: str) -> str | None:
-    """``entry_version`` of the entry whose private link this is, without loading the entry
-    first (a poll answered 304 needs nothing else); None for a link that is not valid."""
-    found = entry_poll_by_token(token=token)
-    return found[0] if found is not None else None
-
-
 def entry_poll_by_token(*, token: str) -> tuple[str, float] | None:
     """The version of the player's page whose private link this is, and how many seconds its
     phone waits before the next poll (``poll_seconds``); None for a link that is not valid."""
