@@ -33,14 +33,16 @@ from tournaments.selectors.registrations import (
     requests_of_weekend,
 )
 from tournaments.selectors.weekends import weekend_get
+from tournaments.services.registration_choices import (
+    registration_choice_withdraw,
+    waitlist_offer_take,
+)
 from tournaments.services.registrations import (
     registration_approve,
     registration_change_ask,
-    registration_choice_withdraw,
     registration_decline,
     registration_request_create,
     registration_request_withdraw,
-    waitlist_offer_take,
 )
 from tournaments.services.waitlist import event_capacity_set, waitlist_advance
 from tournaments.throttles import AnonymousReadThrottle, AnonymousWriteThrottle

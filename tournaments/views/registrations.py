@@ -18,15 +18,17 @@ from tournaments.selectors.access import registration_get_for_director, weekend_
 from tournaments.selectors.registrations import request_by_token, request_status
 from tournaments.selectors.weekends import weekend_events, weekend_get
 from tournaments.services.entries import PlayerChoiceNeeded
+from tournaments.services.registration_choices import (
+    registration_choice_withdraw,
+    waitlist_offer_take,
+)
 from tournaments.services.registrations import (
     registration_approve,
     registration_change_ask,
-    registration_choice_withdraw,
     registration_decline,
     registration_request_create,
     registration_request_update,
     registration_request_withdraw,
-    waitlist_offer_take,
 )
 from tournaments.services.waitlist import event_capacity_set, waitlist_advance
 from tournaments.throttles import throttle_writes

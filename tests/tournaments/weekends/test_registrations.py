@@ -18,15 +18,13 @@ from tests.helpers import client_for
 from tournaments.errors import ServiceError
 from tournaments.models import AuditEntry, Entry, Event, RegistrationChoice, RegistrationRequest
 from tournaments.services.entries import PlayerChoiceNeeded
-from tournaments.services.registrations import (
-    registration_approve,
-    registration_request_create,
-    waitlist_offer_take,
-)
+from tournaments.services.registration_choices import waitlist_offer_take
+from tournaments.services.registrations import registration_approve, registration_request_create
 from tournaments.services.waitlist import event_capacity_set, waitlist_sweep
 from tournaments.services.weekends import (
     weekend_create,
     weekend_event_add,
+    weekend_event_remove,
     weekend_registration_set,
 )
 from tournaments.services.withdrawals import entry_withdraw
@@ -98,6 +96,33 @@ def test_a_player_asks_by_page_and_the_director_approves_into_both_events(
     assert history.count() == 2 and all(row.actor_id == director.pk for row in history)
     asked = AuditEntry.objects.filter(action="registration_request_create")
     assert asked.count() == 2 and all(row.actor_id is None for row in asked)
+
+
+def test_a_request_for_an_event_taken_off_the_weekend_is_not_approved_into_it(
+    weekend, director
+):
+    satellite = _event(weekend, "Fall Satellite")
+    request = _ask(weekend, events=[_event(weekend).pk, satellite.pk])
+    weekend_event_remove(weekend=weekend, event=satellite, user=director)
+    refused = _signed_in(director).post(f"/weekends/{weekend.pk}/requests/{request.pk}/approve/")
+    page = refused.content.decode()
+    assert refused.status_code == 400  # the weekend's page again, the refusal at the request
+    assert "Fall Satellite is no longer part of Fall Classic" in page
+    assert "Ask the player for a change" in page
+    assert not Entry.objects.filter(player__name="Ann Newcomer").exists()
+    request.refresh_from_db()
+    assert request.status == RegistrationRequest.Status.WAITING  # still the director's to decide
+
+    # A finished event is refused the same way, by the API too.
+    Event.objects.filter(pk=_event(weekend).pk).update(stage=Event.Stage.FINISHED)
+    weekend_event_add(weekend=weekend, event=satellite, user=director)
+    answer = client_for(director).post(
+        f"/api/v1/registrations/{request.pk}/approve/", {}, format="json"
+    )
+    assert answer.status_code == 400, answer.json()
+    assert answer.json()["errors"][0]["code"] == "event_gone"
+    assert "Fall Main is finished" in answer.json()["errors"][0]["message"]
+    assert not Entry.objects.filter(player__name="Ann Newcomer").exists()
 
 
 def test_a_name_that_may_be_a_known_player_is_never_merged_silently(weekend, director):
