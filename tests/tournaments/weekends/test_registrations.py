@@ -98,9 +98,7 @@ def test_a_player_asks_by_page_and_the_director_approves_into_both_events(
     assert asked.count() == 2 and all(row.actor_id is None for row in asked)
 
 
-def test_a_request_for_an_event_taken_off_the_weekend_is_not_approved_into_it(
-    weekend, director
-):
+def test_a_request_for_an_event_taken_off_the_weekend_is_not_approved_into_it(weekend, director):
     satellite = _event(weekend, "Fall Satellite")
     request = _ask(weekend, events=[_event(weekend).pk, satellite.pk])
     weekend_event_remove(weekend=weekend, event=satellite, user=director)
