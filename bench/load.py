@@ -28,18 +28,23 @@ database whose statistics were never gathered); the run prints which.
    client's next one was due (late) or not answered when the phase ended (outstanding), and
    the standings lag (from the last report's answer until the public standings show every
    verified line). Then the database: every line stored, every table verified.
-2. Step test, Pegboard: for each rate of ``BENCH_STEPS`` a fresh event (untimed set-up) with
+2. Burst, the limit: the same phase on the minimal endpoints of ``bench/limit_app`` (a report,
+   a phone's poll and a spectator's page at their least, paced and sized as the product's
+   answers were): as many phones polling from their first second, one report each, the same
+   spectators. Its p99 is what this machine's stack itself gives under the same storm of page
+   openings (``limit_burst_p99_ms``), to read Pegboard's burst p99 against.
+3. Step test, Pegboard: for each rate of ``BENCH_STEPS`` a fresh event (untimed set-up) with
    ``rate x BENCH_STEP_SECONDS`` reports to send (whole tables: both cards, so every table
    verifies) and at least ``BENCH_PLAYERS`` players; its first ``BENCH_PLAYERS`` players'
    phones poll (``BENCH_POLLING=0``: none), 200 spectators watch, and the reports arrive at
    random at that rate. The knee is the highest rate whose p99 stays <= 300 ms with no error
    and every table verified.
-3. Step test, the limit: the same rates and seconds, the same generator, one fresh token per
+4. Step test, the limit: the same rates and seconds, the same generator, one fresh token per
    report, on the minimal endpoint alone.
 
 Last line: ``load: statistics=<analyzed|none> submissions=<n> errors=<e> p50_ms=<x>
-p99_ms=<y> page_p99_ms=<z> standings_lag_s=<s> knee_per_s=<k> limit_knee_per_s=<l>
-knee_ratio=<k/l>``.
+p99_ms=<y> page_p99_ms=<z> standings_lag_s=<s> limit_burst_p99_ms=<b> knee_per_s=<k>
+limit_knee_per_s=<l> knee_ratio=<k/l>``.
 
 Environment: ``BENCH_PLAYERS`` (1024), ``BENCH_BURST_SECONDS`` (60), ``BENCH_STEPS``
 (``30,60,90,120,160,200,250``), ``BENCH_STEP_SECONDS`` (20; less only to try the bench out),
@@ -106,15 +111,20 @@ async def standings_lag(port, event_id: int, verified: int, record: Record) -> f
     return float("inf")
 
 
-async def phase(port, event_id, reports, rate, pollers, lag_after=None):
+async def phase(port, event_id, reports, rate, pollers, lag_after=None, limit=False):
     """``reports`` posted at random at ``rate`` a second while ``pollers`` poll and the
-    spectators watch; the standings lag when ``lag_after`` (verified lines) is given."""
+    spectators watch; the standings lag when ``lag_after`` (verified lines) is given.
+    ``limit``: the same phase on the minimal endpoints (``bench/limit_app``)."""
     record = Record()
-    watchers = Watchers(port, event_id, pollers if POLLING else [], record, SPECTATORS)
+    paths = LIMIT_PATHS if limit else None
+    watchers = Watchers(port, event_id, pollers if POLLING else [], record, SPECTATORS, paths)
     clients = watchers.start()
     lagging = asyncio.ensure_future(loop_lag(record))
     offsets = arrivals(len(reports), rate, random.Random(event_id * 7919 + rate))
-    await submit(port, reports, offsets, record)
+    if limit:
+        await submit(port, reports, offsets, record, path="/limit/{}/", keyed=False)
+    else:
+        await submit(port, reports, offsets, record)
     lag = None
     if lag_after is not None:
         lag = await standings_lag(port, event_id, lag_after, record)
@@ -226,6 +236,47 @@ def limit_steps(stack: Stack) -> int:
     return knee
 
 
+LIMIT_PATHS = {"page": "/limit/standings/", "poll": "/limit/poll/{token}/"}
+
+
+def limit_start(stack: Stack, event, everyone) -> None:
+    """The minimal endpoints' gunicorn, told what the product's burst answered: the phones'
+    pace for this field and the sizes of a live part and of the full standings page."""
+    from tournaments.selectors.live import poll_seconds
+
+    page = asyncio.run(fetch(stack.web_port, "GET", f"/events/{event.pk}/standings/"))
+    live = asyncio.run(fetch(stack.web_port, "GET", f"/r/{everyone[0]}/?part=live"))
+    stack.env.update(
+        LIMIT_POLL_SECONDS=str(poll_seconds(event_id=event.pk)),
+        LIMIT_PAGE_BYTES=str(len(page.body)),
+        LIMIT_LIVE_BYTES=str(len(live.body)),
+    )
+    print(f"limit: paced every {stack.env['LIMIT_POLL_SECONDS']} s, a standings page of "
+          f"{len(page.body):,} bytes, a live part of {len(live.body):,}")  # fmt: skip
+    stack.start_limit()
+
+
+def limit_burst(stack: Stack, first_token: int) -> float:
+    """The burst's phase on the minimal endpoints: as many phones polling from their first
+    second, each posting one report at random over the same seconds, the same spectators.
+    Returns its p99 (ms): what this machine's stack answers under the same storm."""
+    tokens = [f"limit-{first_token + n}" for n in range(PLAYERS)]
+    rng = random.Random(PLAYERS)
+    reports = [(t, {"result": rng.choice(["won", "lost"]), "margin": rng.randint(1, 60)})
+               for t in tokens]  # fmt: skip
+    rng.shuffle(reports)
+    record, _ = asyncio.run(phase(stack.limit_port, 0, reports, PLAYERS / BURST_SECONDS,
+                                  tokens, limit=True))  # fmt: skip
+    settled, count = settled_p99(record, OPENED_SECONDS)
+    print(f"limit burst: {len(record.submissions)} reports, p50 "
+          f"{p(record.submissions, 50):.0f} ms, p99 {p(record.submissions, 99):.0f} ms "
+          f"(after the first {OPENED_SECONDS:.0f} s: {settled:.0f} ms); standings page p99 "
+          f"{p(record.pages, 99):.0f} ms, polls p99 {p(record.polls, 99):.0f} ms; late "
+          f"{record.late}, {len(record.errors)} errors")  # fmt: skip
+    causes(record, stack, "limit")
+    return p(record.submissions, 99)
+
+
 def burst(stack: Stack, event, reports, everyone):
     cpu_before, clock, since = cpu_by_part(stack), time.monotonic(), time.time()
     rate = len(reports) / BURST_SECONDS
@@ -261,8 +312,9 @@ def main() -> None:
     stack = None
     try:
         stack = Stack()
+        steps_tokens = sum(step_count(rate) for rate in rates())
         with connection.cursor() as cursor:
-            tables_create(cursor, sum(step_count(rate) for rate in rates()))
+            tables_create(cursor, steps_tokens + PLAYERS)  # the limit's steps, then its burst
         started = time.perf_counter()
         statistics_settle(mode, before_setup=True)
         event, reports, everyone = event_with_game(None, "Load weekend", PLAYERS)
@@ -281,12 +333,13 @@ def main() -> None:
         if STEP_SECONDS < 20:
             print(f"  (steps of {STEP_SECONDS:.0f} s: too short to measure a knee; a try-out)")
         stack.start()
-        stack.start_limit()
         gunicorn = os.environ.get("BENCH_GUNICORN_ARGS", "") or "gunicorn.conf.py"
         print(f"stack: gunicorn ({gunicorn}), a Celery worker, Redis, PostgreSQL, the limit's "
               f"gunicorn; {os.cpu_count()} cores ({processor()}) shared with the load generator; "
               f"polling {'on' if POLLING else 'off'}, {SPECTATORS} spectators")  # fmt: skip
         record, lag, errors = burst(stack, event, reports, everyone)
+        limit_start(stack, event, everyone)
+        limit_p99 = limit_burst(stack, steps_tokens)
         knee = pegboard_steps(stack, event.director, mode)
         limit = limit_steps(stack)
     finally:
@@ -299,7 +352,8 @@ def main() -> None:
         f"load: statistics={mode} submissions={len(record.submissions)} errors={errors} "
         f"p50_ms={p(record.submissions, 50):.0f} p99_ms={p(record.submissions, 99):.0f} "
         f"page_p99_ms={p(record.pages + record.polls, 99):.0f} standings_lag_s={lag:.1f} "
-        f"knee_per_s={knee} limit_knee_per_s={limit} knee_ratio={ratio:.2f}"
+        f"limit_burst_p99_ms={limit_p99:.0f} knee_per_s={knee} limit_knee_per_s={limit} "
+        f"knee_ratio={ratio:.2f}"
     )
 
 

@@ -100,9 +100,12 @@ class Watchers:
     """Spectators reloading the public standings and phones polling their live part, each on
     its own schedule, from ``start()`` until ``stop()``."""
 
-    def __init__(self, port, event_id, tokens, record: Record, spectators: int) -> None:
+    PATHS = {"page": "/events/{event}/standings/", "poll": "/r/{token}/?part=live"}
+
+    def __init__(self, port, event_id, tokens, record: Record, spectators: int, paths=None):
         self.port, self.event_id, self.tokens = port, event_id, tokens
         self.record, self.spectators = record, spectators
+        self.paths = paths or self.PATHS  # the limit's burst: its own poll and page
         self.pending: set[asyncio.Task] = set()
         self.running = True
         self.rng = random.Random(event_id)
@@ -137,7 +140,7 @@ class Watchers:
             due += gap
 
     async def _spectator(self) -> None:
-        path = f"/events/{self.event_id}/standings/"
+        path = self.paths["page"].format(event=self.event_id)
 
         async def send(due, next_due):
             answer, ms = await timed(self.port, "GET", path, due, self.record, "page")
@@ -152,7 +155,7 @@ class Watchers:
         """No page opened beforehand: the first poll has no ETag (as a phone opening the page)."""
         etag = {"value": None}
         pace = {"every": POLL_EVERY, "jitter": 1 / 7}
-        path = f"/r/{token}/?part=live"
+        path = self.paths["poll"].format(token=token)
 
         async def send(due, next_due):
             answer, ms = await timed(

@@ -4,7 +4,10 @@ same PostgreSQL database, and stepped by the same generator as Pegboard in ``ben
 
 ``POST /limit/<token>/`` with ``{"result": "won", "margin": 12}``: the token looked up (and its
 row locked, as a report locks its seat), one row inserted in one transaction, a small JSON 201.
-Four statements: BEGIN, SELECT ... FOR UPDATE, INSERT ... RETURNING, COMMIT. Its two tables
+Four statements: BEGIN, SELECT ... FOR UPDATE, INSERT ... RETURNING, COMMIT. For the burst
+under polling, ``GET /limit/poll/<token>/`` is a phone's poll at its least (the token and its
+version in one statement, 304 or a small part, the product's pace) and ``GET
+/limit/standings/`` a spectator's page (bytes kept in memory, the product's size). Its two tables
 (``bench_limit_token``, ``bench_limit_line``) are made by ``tables_create`` in the bench's
 throw-away database: never in the product's URLs or migrations."""
 

@@ -1,6 +1,10 @@
-"""The one endpoint: a report at its least (see the package's docstring)."""
+"""The endpoints: a report, a phone's poll and a spectator's page, each at its least (see the
+package's docstring)."""
+
+import os
 
 from django.db import connection, transaction
+from django.http import HttpResponse, HttpResponseNotFound, HttpResponseNotModified
 from django.urls import path
 from rest_framework import serializers, status
 from rest_framework.response import Response
@@ -36,4 +40,42 @@ class Report(APIView):
         return Response(body, status=status.HTTP_201_CREATED)
 
 
-urlpatterns = [path("limit/<str:token>/", Report.as_view())]
+# What the bench's product run answers, so that the same generator's phones and spectators
+# do the same here: the phones' pace (X-Poll-Seconds) for the field, and the sizes of a live
+# part and of the standings page (bytes).
+POLL_SECONDS = os.environ.get("LIMIT_POLL_SECONDS", "3.5")
+LIVE = b"<p>" + b"x" * int(os.environ.get("LIMIT_LIVE_BYTES", 3000)) + b"</p>"
+PAGE = b"<p>" + b"x" * int(os.environ.get("LIMIT_PAGE_BYTES", 300_000)) + b"</p>"
+
+
+def poll(request, token: str):
+    """A phone's poll: the token looked up with its version (its lines counted), one statement;
+    304 while the ETag it sent is current, else a small part. Paced as the product paces."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT t.id, (SELECT count(*) FROM {LINES} l WHERE l.token_id = t.id)"
+            f" FROM {TOKENS} t WHERE t.token = %s",
+            [token],
+        )
+        row = cursor.fetchone()
+    if row is None:
+        return HttpResponseNotFound("No such link.")
+    etag = f'"{row[0]}-{row[1]}"'
+    if request.headers.get("If-None-Match") == etag:
+        response = HttpResponseNotModified()
+    else:
+        response = HttpResponse(LIVE, content_type="text/html; charset=utf-8")
+    response["ETag"], response["X-Poll-Seconds"] = etag, POLL_SECONDS
+    return response
+
+
+def standings(request):
+    """A spectator's page: bytes kept in memory (the product renders once per change)."""
+    return HttpResponse(PAGE, content_type="text/html; charset=utf-8")
+
+
+urlpatterns = [
+    path("limit/poll/<str:token>/", poll),
+    path("limit/standings/", standings),
+    path("limit/<str:token>/", Report.as_view()),
+]

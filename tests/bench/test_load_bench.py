@@ -90,3 +90,22 @@ def test_the_limit_endpoint_looks_up_the_token_and_inserts_one_line(client):
         assert cursor.fetchall() == [(3, "won", 12)]
     missing = client.post("/limit/none/", {"result": "won", "margin": 1}, "application/json")
     assert missing.status_code == 404
+
+
+@pytest.mark.services
+@pytest.mark.django_db
+@override_settings(ROOT_URLCONF="bench.limit_app.urls")
+def test_the_limit_poll_answers_304_until_its_token_has_a_new_line_in_one_statement(client):
+    with connection.cursor() as cursor:
+        tables_create(cursor, 2)
+    with CaptureQueriesContext(connection) as queries:
+        first = client.get("/limit/poll/limit-1/")
+    assert len(queries) == 1
+    assert first.status_code == 200 and first["X-Poll-Seconds"] and first.content
+    same = client.get("/limit/poll/limit-1/", HTTP_IF_NONE_MATCH=first["ETag"])
+    assert same.status_code == 304 and same["ETag"] == first["ETag"]
+    client.post("/limit/limit-1/", {"result": "lost", "margin": 3}, "application/json")
+    changed = client.get("/limit/poll/limit-1/", HTTP_IF_NONE_MATCH=first["ETag"])
+    assert changed.status_code == 200 and changed["ETag"] != first["ETag"]
+    assert client.get("/limit/poll/none/").status_code == 404
+    assert client.get("/limit/standings/").status_code == 200
