@@ -49,6 +49,8 @@ ENVIRONMENT_VARIABLES: dict[str, str] = {
     "THROTTLE_CACHE_URL": "Where the limits count: redis:// URL, or locmem:// (default: the "
     "broker's Redis, database 1, or 2 if the broker uses 1; locmem:// without one).",
     "THROTTLE_ANON_RATE": "Anonymous API reads per client address (default 120/min).",
+    "THROTTLE_USER_READ_RATE": "API reads per signed-in account (default 600/min).",
+    "THROTTLE_STAFF_READ_RATE": "API reads per staff account (default 1200/min).",
     "THROTTLE_LINK_MISSES_RATE": "Unknown private links per client address before a block "
     "(default 30/min).",
     "THROTTLE_ANON_WRITE_RATE": "Registration requests sent or changed with no account, per "

@@ -319,13 +319,9 @@ LIVE_POLL_BUDGET = env_int("LIVE_POLL_BUDGET", 100, minimum=1)
 SILENCE_MINUTES = env_int("SILENCE_MINUTES", 5, minimum=1)
 
 
-# Limits (tournaments.throttles; the README's "Limits"): anonymous API reads and unknown private
-# links are counted per client address in the "throttle" cache. Every gunicorn worker must see
-# the same counts, so production keeps them in Redis: THROTTLE_CACHE_URL, or by default the
-# broker's Redis server in another database. Without a broker (development, "make run") and
-# under pytest, each process counts in its own memory. Redis answers in well under a
-# millisecond; the short timeouts bound what a Redis that stopped answering costs a request
-# (the limits then fail open for a few seconds: tournaments.throttles.fail_open).
+# Limits (tournaments.throttles) count in the "throttle" cache every gunicorn worker shares: Redis
+# at THROTTLE_CACHE_URL (default: the broker's server, another database); with no broker and under
+# pytest, each process's memory. Short timeouts: a dead Redis costs little (the limits fail open).
 def _shared_cache(location: str) -> dict:
     """A cache every worker shares (Redis) in production; this process's memory otherwise."""
     url = env_str("THROTTLE_CACHE_URL")
@@ -445,15 +441,19 @@ REST_FRAMEWORK = {
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "tournaments.api.pagination.BoundedLimitOffsetPagination",
     "EXCEPTION_HANDLER": "tournaments.api.errors.exception_handler",
-    # Anonymous GETs and HEADs of the API, per client address (tournaments.throttles); signed-in
-    # users are not limited. "link_misses": different unknown private links in a period before
-    # an address is blocked from private-link paths for a period. See bench/throttle.py.
-    "DEFAULT_THROTTLE_CLASSES": ["tournaments.throttles.AnonymousReadThrottle"],
+    # API GETs and HEADs (tournaments.throttles): anonymous per address; signed in per account,
+    # 600/min (a director's board polling 3 views every 4 s in 5 tabs is 225; a script, 10/s at
+    # most); staff 1200/min (the office's scripts; a stolen staff token is bounded too).
+    "DEFAULT_THROTTLE_CLASSES": [
+        "tournaments.throttles.AnonymousReadThrottle",
+        "tournaments.throttles.AccountReadThrottle",
+    ],
     "DEFAULT_THROTTLE_RATES": {
         "anon_read": _rate("THROTTLE_ANON_RATE", "120/min"),
-        "link_misses": _rate("THROTTLE_LINK_MISSES_RATE", "30/min"),
-        # Registration requests sent and changed with no account (tournaments.throttles).
-        "anon_write": _rate("THROTTLE_ANON_WRITE_RATE", "20/hour"),
+        "user_read": _rate("THROTTLE_USER_READ_RATE", "600/min"),
+        "staff_read": _rate("THROTTLE_STAFF_READ_RATE", "1200/min"),
+        "link_misses": _rate("THROTTLE_LINK_MISSES_RATE", "30/min"),  # then the address blocked
+        "anon_write": _rate("THROTTLE_ANON_WRITE_RATE", "20/hour"),  # registrations, no account
     },
     # The client address: REMOTE_ADDR, or behind NUM_PROXIES proxies that each add
     # X-Forwarded-For, the hop the nearest one added (never a header the client wrote itself).

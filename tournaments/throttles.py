@@ -1,4 +1,5 @@
-"""Limits on what one client may ask: anonymous API reads, and guessing private links.
+"""Limits on what one client may ask: API reads (anonymous per address, signed in per
+account), anonymous writes, and guessing private links.
 
 Terms:
 
@@ -10,7 +11,12 @@ Terms:
 - **anonymous read**: a GET or HEAD of an API view by someone not signed in, except the
   private-link views (``/api/v1/report/<link>/``). ``AnonymousReadThrottle`` (DRF) allows
   ``DEFAULT_THROTTLE_RATES["anon_read"]`` of them per client address; past it the answer is a
-  429 with ``Retry-After``. Signed-in users are not limited here.
+  429 with ``Retry-After``. Signed-in users are never counted against their address.
+- **account read**: the same by someone signed in (session or API token). Anyone can sign up
+  and get a token, so ``AccountReadThrottle`` allows ``DEFAULT_THROTTLE_RATES["user_read"]``
+  of them per account (its user id, wherever it connects from), staff and superusers
+  ``["staff_read"]``: higher, as the ACC office's tools read every event, yet bounded, as a
+  stolen staff token is the worst case. Past it: the same 429 as an anonymous read.
 - **private-link path**: ``/r/<link>/...``, ``/api/v1/report/<link>/...``, an invitation's
   ``/invitations/<link>/``, a registration request's ``/registration/<link>/...`` (and
   ``/api/v1/registrations/private/<link>/...``) and an event's
@@ -35,7 +41,7 @@ Terms:
   answered 304 before Django (``live_poll``): that needs the link *and* its current version, so
   it tells a guesser nothing.
 
-Both counts live in the ``throttle`` cache (Redis in production, so every gunicorn worker
+Every count lives in the ``throttle`` cache (Redis in production, so every gunicorn worker
 shares them). If that cache is unreachable the limits are off (fail open, with one warning per
 pause): a report is never refused or broken because the counter is down.
 """
@@ -149,6 +155,34 @@ class AnonymousReadThrottle(_RateFromSettings):
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
     def allow_request(self, request, view) -> bool:
+        return fail_open(lambda: self._allow(request, view), True)
+
+    def _allow(self, request, view) -> bool:
+        return super().allow_request(request, view)
+
+
+class AccountReadThrottle(_RateFromSettings):
+    """GET and HEAD of the API by a signed-in account, per account (its user id), except the
+    private-link views; staff and superusers at their own rate (see the module's terms)."""
+
+    scope = "user_read"
+
+    def get_rate(self):
+        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)  # unset: no limit
+
+    def get_cache_key(self, request, view):
+        return self.cache_format % {"scope": self.scope, "ident": request.user.pk}
+
+    def allow_request(self, request, view) -> bool:
+        user = request.user
+        if request.method not in READ_METHODS or not user.is_authenticated:
+            return True
+        if private_link(request.path_info) is not None:
+            return True
+        if user.is_staff or user.is_superuser:
+            self.scope = "staff_read"
+            self.rate = self.get_rate()
+            self.num_requests, self.duration = self.parse_rate(self.rate)
         return fail_open(lambda: self._allow(request, view), True)
 
     def _allow(self, request, view) -> bool:

@@ -62,15 +62,29 @@ def test_where_the_limits_count(env, backend, location):
 
 def test_the_rates_and_proxies_by_default_and_as_set():
     default = json.loads(_settings().stdout)
-    rates = {"anon_read": "120/min", "link_misses": "30/min", "anon_write": "20/hour"}
+    rates = {
+        "anon_read": "120/min",
+        "user_read": "600/min",
+        "staff_read": "1200/min",
+        "link_misses": "30/min",
+        "anon_write": "20/hour",
+    }
     assert default[2:] == [rates, 0]
     result = _settings(
         THROTTLE_ANON_RATE="600/hour",
+        THROTTLE_USER_READ_RATE="50/s",
+        THROTTLE_STAFF_READ_RATE="100/s",
         THROTTLE_LINK_MISSES_RATE="10/min",
         THROTTLE_ANON_WRITE_RATE="5/min",
         NUM_PROXIES="1",
     )
-    rates = {"anon_read": "600/hour", "link_misses": "10/min", "anon_write": "5/min"}
+    rates = {
+        "anon_read": "600/hour",
+        "user_read": "50/s",
+        "staff_read": "100/s",
+        "link_misses": "10/min",
+        "anon_write": "5/min",
+    }
     assert json.loads(result.stdout)[2:] == [rates, 1]
 
 
@@ -79,6 +93,8 @@ def test_the_rates_and_proxies_by_default_and_as_set():
     [
         ("THROTTLE_ANON_RATE", "lots", "THROTTLE_ANON_RATE='lots' is not a rate"),
         ("THROTTLE_LINK_MISSES_RATE", "0/min", "THROTTLE_LINK_MISSES_RATE='0/min' is not a rate"),
+        ("THROTTLE_USER_READ_RATE", "600", "THROTTLE_USER_READ_RATE='600' is not a rate"),
+        ("THROTTLE_STAFF_READ_RATE", "1/week", "THROTTLE_STAFF_READ_RATE='1/week' is not a rate"),
         ("THROTTLE_CACHE_URL", "memcached://m:11211", "THROTTLE_CACHE_URL='memcached://m:11211'"),
         ("NUM_PROXIES", "one", "NUM_PROXIES='one' is not a whole number"),
     ],

@@ -45,7 +45,11 @@ from tournaments.services.registrations import (
     registration_request_withdraw,
 )
 from tournaments.services.waitlist import event_capacity_set, waitlist_advance
-from tournaments.throttles import AnonymousReadThrottle, AnonymousWriteThrottle
+from tournaments.throttles import (
+    AccountReadThrottle,
+    AnonymousReadThrottle,
+    AnonymousWriteThrottle,
+)
 
 
 class ChoiceSerializer(serializers.Serializer):
@@ -131,10 +135,11 @@ def _director_view(found: RegistrationRequest) -> Response:
 
 class WeekendRegistrationsView(APIView):
     """POST (anyone) asks to enter; GET (the weekend's directors) lists the requests. The
-    POST is an anonymous write, limited per client address like the page's."""
+    POST is an anonymous write, limited per client address like the page's; the GET is an API
+    read like any other."""
 
     permission_classes = [permissions.AllowAny]
-    throttle_classes = [AnonymousReadThrottle, AnonymousWriteThrottle]
+    throttle_classes = [AnonymousReadThrottle, AccountReadThrottle, AnonymousWriteThrottle]
 
     @extend_schema(responses=RequestSerializer(many=True))
     def get(self, request, weekend_id: int):

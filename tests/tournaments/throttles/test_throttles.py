@@ -1,7 +1,8 @@
 """Limits per client address (tournaments/throttles.py): anonymous API reads, and unknown
-private links. Rates are set small per test with ``override_settings``; nothing here waits for a
-window to pass. The counts are in the local-memory ``throttle`` cache (emptied before each test
-by tests/conftest.py); tests/tournaments/throttles/test_throttles_redis.py runs them on Redis."""
+private links (signed-in accounts' reads: test_account_reads.py). Rates are set small per test
+with ``override_settings``; nothing here waits for a window to pass. The counts are in the
+local-memory ``throttle`` cache (emptied before each test by tests/conftest.py);
+tests/tournaments/throttles/test_throttles_redis.py runs them on Redis."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ VENUE, OTHER = "198.51.100.7", "203.0.113.9"
 
 
 def limits(anon: str = "3/min", misses: str = "3/min"):
-    rates = {"anon_read": anon, "link_misses": misses}
+    rates = {"anon_read": anon, "user_read": "100/min", "link_misses": misses}
     return override_settings(
         REST_FRAMEWORK={**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": rates}
     )
@@ -81,7 +82,9 @@ def test_every_anonymous_api_list_shares_the_address_count(event):
 
 
 @limits(anon="1/min")
-def test_signed_in_users_are_not_limited(event):
+def test_signed_in_users_do_not_use_their_address_count(event):
+    """They have their own limit, per account (tests/tournaments/throttles/test_account_reads.py),
+    far above the address's here."""
     user = UserFactory()
     session = _from(VENUE)
     session.force_login(user)

@@ -29,7 +29,13 @@ from tournaments.throttles import fail_open
 pytestmark = [pytest.mark.services, pytest.mark.django_db]
 
 VENUE = "198.51.100.7"
-RATES = {"anon_read": "2/min", "link_misses": "3/min", "anon_write": "3/hour"}
+RATES = {
+    "anon_read": "2/min",
+    "user_read": "2/min",
+    "staff_read": "4/min",
+    "link_misses": "3/min",
+    "anon_write": "3/hour",
+}
 
 
 # The run's Redis database is shared with other tests (a Celery broker's queue among them) and
@@ -103,6 +109,26 @@ def test_anonymous_reads_are_counted_across_processes_in_redis(shared_redis):
     assert refused.status_code == 429 and int(refused.headers["Retry-After"]) > 0
 
 
+def test_an_accounts_reads_are_counted_across_processes_in_redis(shared_redis):
+    event = EventFactory(published=True)
+    path = f"/api/v1/events/{event.pk}/standings/"
+    reader = UserFactory()
+
+    def worker(address: str = VENUE) -> Client:  # a new client: another gunicorn worker
+        client = Client(REMOTE_ADDR=address)
+        client.force_login(reader)
+        return client
+
+    assert [worker().get(path).status_code for _ in range(2)] == [200, 200]
+    refused = worker("203.0.113.9").get(path)  # the account, from anywhere
+    assert refused.status_code == 429 and 55 <= int(refused.headers["Retry-After"]) <= 60
+    assert refused.json()["errors"][0]["code"] == "throttled"
+    # Counted per user id, and gone with the period: nothing stays in Redis for good.
+    client = shared_redis._cache.get_client(write=False)
+    (key,) = [k for k in client.keys(f"{PREFIX}:*") if b"user_read" in k]
+    assert key.endswith(f"_{reader.pk}".encode()) and 0 < client.ttl(key) <= 60
+
+
 def test_unknown_links_block_the_address_for_the_window_in_redis(shared_redis):
     token = EntryFactory(event=EventFactory(published=True)).report_token
     guesser = Client(REMOTE_ADDR=VENUE)
@@ -124,10 +150,13 @@ def test_with_redis_gone_the_limits_fail_open(own_redis, event_in_play, caplog):
     client = Client(REMOTE_ADDR=VENUE)
     path = f"/api/v1/events/{event.pk}/standings/"
     assert [client.get(path).status_code for _ in range(2)] == [200, 200]  # the whole rate
+    reader = Client(REMOTE_ADDR=VENUE)
+    reader.force_login(UserFactory())
     stop(own_redis)
 
     with caplog.at_level(logging.WARNING, logger="tournaments.throttles"):
         assert client.get(path).status_code == 200  # not counted: served, not refused
+        assert {reader.get(path).status_code for _ in range(4)} == {200}  # an account too
         assert [client.get(f"/r/guess-{n}/").status_code for n in range(5)] == [404] * 5
         report = client.post(
             f"/api/v1/report/{seat.entry.report_token}/",
