@@ -4,7 +4,8 @@ and skill-rating leaderboards with their win probabilities.
 - member: a player whose home club this is, or who has played one of its nights.
 - season standings: the season's night cards (``NightCard``) added up by the pure core
   (``core.seasons``), with the club's worst-nights rule, champion and awards.
-- national Grass Roots leaderboard: every card of the season, every club, added up (a club's
+- national Grass Roots leaderboard: every card of the season, every club the ACC office
+  recognises (``Club.recognised``: Grass Roots is ACC club play), added up (a club's
   dropped nights are its own rule and are not applied here), ranked as a club's season is
   (``core.seasons.ranked``). A player's club is their home club, else the club where they
   played most of the season's nights (a club night's entry makes no home club).
@@ -34,6 +35,7 @@ from tournaments.models import (
     PlayerRating,
     RatingPoint,
 )
+from tournaments.selectors.club_recognition import RecognitionStatus, club_recognition_status
 from tournaments.selectors.people import person_name
 
 
@@ -52,6 +54,7 @@ class ClubPage:
     seasons: list[int]
     nights: list[Event]
     rule: str
+    recognition: RecognitionStatus
 
     @property
     def season_words(self) -> str:
@@ -94,7 +97,7 @@ def club_page(*, club: Club) -> ClubPage:
     )
     return ClubPage(
         club, sorted(directors), club_members(club=club).count(), sorted(seasons, reverse=True),
-        nights, RULES[club.grass_roots_rule].description,
+        nights, RULES[club.grass_roots_rule].description, club_recognition_status(club=club),
     )  # fmt: skip
 
 
@@ -155,7 +158,9 @@ def national_grass_roots(*, season: int) -> list[NationalRow]:
     """Every player's Grass Roots points of ``season``, all clubs, best first, ranked by the
     clubs' own rule (``core.seasons.ranked``); two queries."""
     totals = (
-        NightCard.objects.filter(season=season, player__merged_into__isnull=True)
+        NightCard.objects.filter(
+            season=season, club__recognised=True, player__merged_into__isnull=True
+        )
         .values("player_id", "player__name", "player__home_club__name")
         .annotate(
             points=Sum("grass_roots_points"), nights=Count("id"), won=Sum("games_won"),
@@ -182,7 +187,7 @@ def _clubs_played(season: int) -> dict[int, str]:
     """Each player's club of ``season`` by the nights played: most nights, then the latest."""
     clubs: dict[int, str] = {}
     nights = (
-        NightCard.objects.filter(season=season)
+        NightCard.objects.filter(season=season, club__recognised=True)
         .values("player_id", "club__name")
         .annotate(nights=Count("id"), last=Max("played_on"))
         .order_by("player_id", "-nights", "-last", "club__name")

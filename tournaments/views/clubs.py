@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST
 from tournaments.errors import ServiceError
 from tournaments.forms_invitations import ClubInvitationForm
 from tournaments.models import ENTRANT_NAME, Club, ClubAward, Entry, Invitation
-from tournaments.selectors.access import club_directs, club_get_for_director
+from tournaments.selectors.access import club_directs, club_get_for_director, may_sanction
 from tournaments.selectors.clubs import club_get, club_page, national_grass_roots, season_table
 from tournaments.selectors.invitations import invitations_waiting
 from tournaments.services.clubs import (
@@ -116,6 +116,7 @@ def _club_context(request, club, **forms_):
     return {
         "page": club_page(club=club),
         "directs": directs,
+        "office": may_sanction(user=request.user),
         "night_form": forms_.get("night_form") or NightForm(initial={"played_on": today}),
         "director_form": forms_.get("director_form") or DirectorForm(),
         "award_form": (forms_.get("award_form") or AwardForm(club=club)) if directs else None,
