@@ -275,6 +275,22 @@ def sanctioning_asked(w):
         event_sanction_request(event=side.cut, user=side.director)
 
 
+def recognition_asked(w):
+    """Each side's club waits for the ACC office to recognise it."""
+    from tournaments.services.club_recognition import club_recognition_request
+
+    for side in (w.A, w.B):
+        club_recognition_request(club=side.club, user=side.director)
+
+
+def club_recognised(w):
+    """Each side's club is recognised by the ACC office (the world's admin)."""
+    from tournaments.services.club_recognition import club_recognition_grant
+
+    for side in (w.A, w.B):
+        club_recognition_grant(club=side.club, user=w.users["admin"])
+
+
 def no_bracket(w):
     """A's cut undone (its matches with it), so that the bracket can be built."""
     Playoff.objects.filter(event=w.A.cut).delete()
