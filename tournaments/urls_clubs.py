@@ -27,6 +27,11 @@ urlpatterns = [
     ),
     path(f"{CLUB}nights/", clubs.club_night_new, name="club-night-new"),
     path(f"{CLUB}directors/", clubs.club_director_new, name="club-director-new"),
+    path(
+        f"{CLUB}directors/<num:user_id>/remove/",
+        clubs.club_director_remove_view,
+        name="club-director-remove",
+    ),
     path(f"{CLUB}invitations/", clubs.club_invitation_send, name="club-invitation-send"),
     path(
         f"{CLUB}invitations/<num:invitation_id>/withdraw/",

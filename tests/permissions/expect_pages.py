@@ -278,6 +278,14 @@ PAGES = {
             mixed=(B_DIRECTOR, r.club("B")),
         )
     },
+    "club-director-remove": {
+        "POST": WRITE(
+            DIRECTOR,
+            r.club_director("A"),
+            prepare=r.second_club_director,
+            mixed=(B_DIRECTOR, r.club_director("B")),
+        )
+    },
     "club-award-new": {
         "POST": WRITE(
             DIRECTOR,

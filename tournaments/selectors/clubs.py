@@ -55,6 +55,7 @@ class ClubPage:
     nights: list[Event]
     rule: str
     recognition: RecognitionStatus
+    director_ids: list[tuple[int, str]]  # (user id, name) of each director, by name
 
     @property
     def season_words(self) -> str:
@@ -84,10 +85,14 @@ def clubs_for_admin() -> QuerySet[Club]:
 
 
 def club_page(*, club: Club) -> ClubPage:
-    directors = [
-        person_name(role.user)
-        for role in ClubRole.objects.filter(club=club).select_related("user__player")
-    ]
+    director_ids = sorted(
+        (
+            (role.user_id, person_name(role.user))
+            for role in ClubRole.objects.filter(club=club).select_related("user__player")
+        ),
+        key=lambda pair: (pair[1], pair[0]),
+    )
+    directors = [name for _, name in director_ids]
     # order_by("season"): NightCard's default ordering would join DISTINCT and repeat a season
     # once per night and player.
     cards = NightCard.objects.filter(club=club).order_by("season")
@@ -98,6 +103,7 @@ def club_page(*, club: Club) -> ClubPage:
     return ClubPage(
         club, sorted(directors), club_members(club=club).count(), sorted(seasons, reverse=True),
         nights, RULES[club.grass_roots_rule].description, club_recognition_status(club=club),
+        director_ids,
     )  # fmt: skip
 
 

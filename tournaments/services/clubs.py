@@ -133,6 +133,33 @@ def club_director_add(*, club: Club, actor, person: str) -> ClubRole:
 
 
 @transaction.atomic
+def club_director_remove(*, club: Club, actor, user_id: int) -> None:
+    """Someone no longer directs the club (the way back from ``club_director_add``). The roles
+    they hold in the club's nights made so far are those events' own (each night's roles)."""
+    if not club_directs(club=club, user=actor):
+        raise ServiceError("Only the club's directors may do this.", code="not_director")
+    club = Club.objects.select_for_update().get(pk=club.pk)
+    role = ClubRole.objects.select_related("user").filter(club=club, user_id=user_id).first()
+    if role is None:
+        raise ServiceError(
+            "That person does not direct this club: the club's page lists its directors.",
+            code="not_a_director",
+        )
+    if ClubRole.objects.filter(club=club).count() == 1:
+        raise ServiceError(
+            "A club needs a director: add another director first, then remove this one.",
+            code="last_director",
+        )
+    role.delete()
+    name, username = person_name(role.user), role.user.get_username()
+    club_audit_record(
+        club=club, actor=actor, kind=ClubKind.ROLES, action="club_director_remove",
+        summary=f"{name} no longer directs the club",
+        before={"user": username, "director": True}, after={"user": username, "director": False},
+    )  # fmt: skip
+
+
+@transaction.atomic
 def club_night_create(*, club: Club, user, played_on: date) -> Event:
     """A club night of ``club`` on ``played_on``, from the club's defaults (see the module)."""
     played_on = clean_play_date(played_on, field="date")

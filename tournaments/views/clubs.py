@@ -24,6 +24,7 @@ from tournaments.services.clubs import (
     club_award_record,
     club_create,
     club_director_add,
+    club_director_remove,
     club_night_create,
     club_update_settings,
 )
@@ -185,6 +186,19 @@ def club_director_new(request, club_id: int):
             return redirect("club-detail", club_id=club.pk)
     context = _club_context(request, club, director_form=form)
     return render(request, "tournaments/clubs/club.html", context, status=400)
+
+
+@login_required
+@require_POST
+def club_director_remove_view(request, club_id: int, user_id: int):
+    club = club_get_for_director(club_id=club_id, user=request.user)
+    try:
+        club_director_remove(club=club, actor=request.user, user_id=user_id)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, "Removed: they no longer direct the club.")
+    return redirect(reverse("club-detail", args=[club.pk]) + "#directors-heading")
 
 
 @login_required

@@ -207,6 +207,7 @@ NOT_STAFF_ACTIONS = {
     "club_remove": "an administrator's, of a club no event or player names",
     "club_blockers": "reads",
     "club_director_add": CLUB_HISTORY,
+    "club_director_remove": CLUB_HISTORY,
     "club_update_settings": CLUB_HISTORY,
     "club_audit_record": "the club history's writer itself",
     "club_recognition_request": CLUB_HISTORY,

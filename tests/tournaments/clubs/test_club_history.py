@@ -13,7 +13,12 @@ from tests.helpers import client_for
 from tournaments.errors import ServiceError
 from tournaments.models import Club, ClubAuditEntry, Invitation
 from tournaments.services.club_recognition import club_recognition_request
-from tournaments.services.clubs import club_create, club_director_add, club_update_settings
+from tournaments.services.clubs import (
+    club_create,
+    club_director_add,
+    club_director_remove,
+    club_update_settings,
+)
 from tournaments.services.clubs_admin import club_merge
 from tournaments.services.invitations import (
     invitation_accept,
@@ -68,6 +73,18 @@ def test_each_club_write_is_one_row(django_capture_on_commit_callbacks):
     with pytest.raises(ServiceError):
         club_director_add(club=club, actor=UserFactory(), person="dana")
     assert ClubAuditEntry.objects.filter(club=club).count() == 3
+
+    removed = _one_more(
+        club, lambda: club_director_remove(club=club, actor=director, user_id=other.pk),
+        "club_director_remove",
+    )  # fmt: skip
+    assert removed.after == {"user": "dana", "director": False}
+    with pytest.raises(ServiceError, match="add another director first"):
+        club_director_remove(club=club, actor=director, user_id=director.pk)
+    with pytest.raises(ServiceError, match="does not direct this club"):
+        club_director_remove(club=club, actor=director, user_id=other.pk)
+    assert ClubAuditEntry.objects.filter(club=club).count() == 4
+    club_director_add(club=club, actor=director, person="dana")  # back again: a fifth row
 
     with django_capture_on_commit_callbacks(execute=True):
         sent = _one_more(
@@ -124,3 +141,18 @@ def test_the_history_page_and_api_are_for_its_directors_and_the_office():
             text = answer.content.decode()
             assert "Settings changed: city" in text and "2 actions" in text
     assert Client().get(f"/clubs/{club.pk}/history/").status_code == 302  # to sign in
+
+
+def test_a_director_is_removed_on_the_club_page():
+    club = ClubFactory(name="Harbour Pegs", recognised=False)
+    second = UserFactory(first_name="Dana", last_name="Deal")
+    club_director_add(club=club, actor=club.director, person=second.username)
+    page = Client()
+    page.force_login(club.director)
+    shown = page.get(f"/clubs/{club.pk}/").content.decode()
+    assert "Remove Dana Deal as a director" in shown
+    done = page.post(f"/clubs/{club.pk}/directors/{second.pk}/remove/", follow=True)
+    assert "they no longer direct the club" in done.content.decode()
+    last = page.post(f"/clubs/{club.pk}/directors/{club.director.pk}/remove/", follow=True)
+    assert "A club needs a director: add another director first" in last.content.decode()
+    assert list(club.roles.values_list("user_id", flat=True)) == [club.director.pk]
