@@ -20,7 +20,9 @@ from tournaments.models import Club, Event
 
 CLUB_NIGHT = Event.Kind.CLUB_NIGHT
 RATED_EVENTS = Q(sanctioned=True) | Q(kind=CLUB_NIGHT, club__recognised=True)
-SHARED_RECORD = ~Q(event__kind=CLUB_NIGHT) | Q(event__club__recognised=True)
+SHARED_RECORD = (
+    ~Q(event__kind=CLUB_NIGHT) | Q(event__club__isnull=True) | Q(event__club__recognised=True)
+)
 
 
 @dataclass(frozen=True)

@@ -85,3 +85,18 @@ def test_a_weekend_event_is_rated_only_while_sanctioned(
         event_sanction_revoke(event=event, user=office, note="Not on the ACC calendar")
     event.refresh_from_db()
     assert event.rated_at is None and not _rated(players)
+
+
+def test_only_an_unrecognised_clubs_nights_leave_the_players_page():
+    from tests.factories import EntryFactory, EventFactory
+
+    player = PlayerFactory(name="Ann Able")
+    unrecognised = ClubFactory(name="Harbour Pegs", recognised=False)
+    recognised = ClubFactory(name="Pine Pegs")
+    for name, club in (("Loose night", None), ("Harbour night", unrecognised),
+                       ("Pine night", recognised)):  # fmt: skip
+        event = EventFactory(name=name, published=True, club=club)
+        EntryFactory(event=event, player=player)
+    page = client_for().get(f"/players/{player.pk}/").content.decode()
+    assert "Loose night" in page and "Pine night" in page
+    assert "Harbour night" not in page
