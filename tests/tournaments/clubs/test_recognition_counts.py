@@ -100,3 +100,19 @@ def test_only_an_unrecognised_clubs_nights_leave_the_players_page():
     page = client_for().get(f"/players/{player.pk}/").content.decode()
     assert "Loose night" in page and "Pine night" in page
     assert "Harbour night" not in page
+
+
+def test_a_merge_into_a_recognised_club_rates_the_merged_nights(
+    django_capture_on_commit_callbacks,
+):
+    from tournaments.services.clubs_admin import club_merge
+
+    capture = django_capture_on_commit_callbacks
+    typo = ClubFactory(name="Pine Pegz", recognised=False)
+    players = [PlayerFactory(name=f"Pine {i}") for i in range(10)]
+    play_night(typo, typo.director, players, date(2026, 9, 8), capture)
+    assert not _rated(players)
+    with capture(execute=True):
+        club_merge(keep=ClubFactory(name="Pine Pegs"), merge=typo, user=UserFactory(is_staff=True))
+    assert _rated(players) == {p.pk for p in players}
+    assert client_for().get("/api/v1/grass-roots/2026/").json()["count"] == 10
