@@ -170,3 +170,17 @@ def test_the_club_page_says_what_recognition_means_with_the_button(club, office)
     assert "Say why, for the club&#x27;s directors" in declined.content.decode()
     club.refresh_from_db()
     assert club.recognised  # refused: nothing changed
+
+
+def test_the_admin_site_shows_recognition_but_does_not_change_it(office, club):
+    office.is_superuser = True
+    office.save()
+    admin = _page(office)
+    url = f"/admin/tournaments/club/{club.pk}/change/"
+    form = admin.get(url)
+    assert form.status_code == 200 and 'name="recognised"' not in form.content.decode()
+    admin.post(url, {"name": club.name, "recognised": "on", "season_start_month": 9,
+                     "season_end_month": 5, "grass_roots_rule": club.grass_roots_rule,
+                     "drop_worst_nights": 0, "night_games": 9})  # fmt: skip
+    club.refresh_from_db()
+    assert club.recognised is False
