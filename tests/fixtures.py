@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from tests.factories import EntryFactory, EventFactory, PlayerFactory, UserFactory
+from tests.factories import ClubFactory, EntryFactory, EventFactory, PlayerFactory, UserFactory
 from tests.helpers import (
     FINISHED,
     break_cut_ties,
@@ -17,7 +17,6 @@ from tests.helpers import (
     sanction,
 )
 from tournaments.models import Entry, Game
-from tournaments.services.clubs import club_create
 from tournaments.services.pairings import game_pairings_request, game_publish
 from tournaments.services.playoffs import playoff_build_request
 
@@ -28,7 +27,7 @@ def club_world(django_capture_on_commit_callbacks):
 
     class World:
         director = UserFactory(first_name="Cleo", last_name="Club")
-        club = club_create(name="Tuesday Pegs", user=director)
+        club = ClubFactory(name="Tuesday Pegs", director=director)
         players = [PlayerFactory(name=f"Member {i:02}") for i in range(10)]
 
         @classmethod

@@ -12,9 +12,21 @@ class JobAdmin(admin.ModelAdmin):
 
 @admin.register(Club)
 class ClubAdmin(admin.ModelAdmin):
-    list_display = ["name", "city", "region"]
-    list_filter = ["region"]
+    """Clubs. Recognition is decided on the club's page (listed on ``/sanctioning/``), which
+    writes the club's history and has the ratings worked out again."""
+
+    list_display = ["name", "city", "region", "recognised"]
+    list_filter = ["region", "recognised"]
     search_fields = ["name"]
+    readonly_fields = [
+        "recognised",
+        "recognition_requested_at",
+        "recognition_decision",
+        "recognised_at",
+        "recognition_decided_at",
+        "recognition_decided_by",
+        "recognition_note",
+    ]
 
 
 @admin.register(Player)

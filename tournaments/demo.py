@@ -1,6 +1,7 @@
 """Demo data for ``make run``: a finished, finalised weekend Main (12 games, sanctioned by the
 demo director as the demo's administrator, so it earns Master Rating Points), and a Grass Roots
-club with two finished club nights and one in progress, all played through the real services
+club (recognised by the same ACC office, so its nights are rated and in the national table)
+with two finished club nights and one in progress, all played through the real services
 by the engine's simulator (see ``services.simulation``)."""
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from tournaments.models import Club, Event
+from tournaments.services.club_recognition import club_recognition_grant, club_recognition_request
 from tournaments.services.clubs import club_create
 from tournaments.services.ledger import event_finalise_request
 from tournaments.services.sanctioning import event_sanction_grant, event_sanction_request
@@ -40,6 +42,8 @@ def demo_events_build(*, director) -> list[Event]:
         event_finalise_request(event=report.event, user=director)  # its MRPs to the ledger
     if not Club.objects.filter(name=CLUB).exists():
         club = club_create(name=CLUB, user=director, city="Springfield", region="Demo Region")
+        club_recognition_request(club=club, user=director)
+        club = club_recognition_grant(club=club, user=director, note="The demo's own club")
         today = timezone.localdate()
         for week, seed in ((3, 5), (2, 6)):
             event_simulate(

@@ -1,8 +1,9 @@
-"""Pages for clubs, seasons, the national Grass Roots leaderboard and skill ratings."""
+"""Pages for clubs (their recognition and history), seasons, the national Grass Roots
+leaderboard and skill ratings."""
 
 from django.urls import path
 
-from tournaments.views import clubs, clubs_admin, ratings
+from tournaments.views import club_recognition, clubs, clubs_admin, ratings
 
 CLUB = "clubs/<num:club_id>/"
 
@@ -13,8 +14,24 @@ urlpatterns = [
     path(f"{CLUB}remove/", clubs_admin.club_remove_view, name="club-remove"),
     path(CLUB, clubs.club_detail, name="club-detail"),
     path(f"{CLUB}settings/", clubs.club_settings, name="club-settings"),
+    path(f"{CLUB}history/", club_recognition.club_history, name="club-history"),
+    path(f"{CLUB}recognition/", club_recognition.club_recognition, name="club-recognition"),
+    *(
+        path(
+            f"{CLUB}recognition/{action}/",
+            club_recognition.club_recognition_decide,
+            {"action": action},
+            name=f"club-recognition-{action}",
+        )
+        for action in ("grant", "decline", "revoke")
+    ),
     path(f"{CLUB}nights/", clubs.club_night_new, name="club-night-new"),
     path(f"{CLUB}directors/", clubs.club_director_new, name="club-director-new"),
+    path(
+        f"{CLUB}directors/<num:user_id>/remove/",
+        clubs.club_director_remove_view,
+        name="club-director-remove",
+    ),
     path(f"{CLUB}invitations/", clubs.club_invitation_send, name="club-invitation-send"),
     path(
         f"{CLUB}invitations/<num:invitation_id>/withdraw/",

@@ -333,6 +333,27 @@ API = {
         )
     },
     "api-grass-roots": {"GET": AGET(PUBLIC, lambda w: {"season": 2024})},
+    # Club recognition by the ACC office (issue 27), as event sanctioning; the club's history.
+    "api-club-recognition": {
+        "GET": AGET(API_DIRECTOR, r.club("A"), mixed=(API_B_DIRECTOR, r.club("B")))
+    },
+    "api-club-recognition-request": {
+        "POST": AWRITE(API_DIRECTOR, r.club("A"), mixed=(API_B_DIRECTOR, r.club("B")))
+    },
+    "api-club-recognition-cancel": {
+        "POST": AWRITE(API_DIRECTOR, r.club("A"), prepare=r.recognition_asked)
+    },
+    "api-club-recognition-grant": {"POST": AWRITE(API_OFFICE, r.club("A"))},
+    "api-club-recognition-decline": {
+        "POST": AWRITE(API_OFFICE, r.club("A"), {"note": "No"}, prepare=r.recognition_asked)
+    },
+    "api-club-recognition-revoke": {
+        "POST": AWRITE(API_OFFICE, r.club("A"), {"note": "Wrong"}, prepare=r.club_recognised)
+    },
+    "api-club-recognition-requests": {"GET": AGET(API_OFFICE, r.none)},
+    "api-club-history": {
+        "GET": AGET(API_DIRECTOR, r.club("A"), mixed=(API_B_DIRECTOR, r.club("B")))
+    },
     "api-ratings": {"GET": AGET(PUBLIC, r.none)},
     "api-rating-predict": {
         "GET": AGET(

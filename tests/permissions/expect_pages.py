@@ -278,6 +278,14 @@ PAGES = {
             mixed=(B_DIRECTOR, r.club("B")),
         )
     },
+    "club-director-remove": {
+        "POST": WRITE(
+            DIRECTOR,
+            r.club_director("A"),
+            prepare=r.second_club_director,
+            mixed=(B_DIRECTOR, r.club_director("B")),
+        )
+    },
     "club-award-new": {
         "POST": WRITE(
             DIRECTOR,
@@ -290,6 +298,18 @@ PAGES = {
     "club-season": {"GET": GET(PUBLIC, r.club_season)},
     "club-ratings": {"GET": GET(PUBLIC, r.club("A"))},
     "grass-roots": {"GET": GET(PUBLIC, lambda w: {"season": 2024})},
+    # Club recognition by the ACC office (issue 27), as event sanctioning; the club's history.
+    "club-history": {"GET": GET(DIRECTOR, r.club("A"), mixed=(B_DIRECTOR, r.club("B")))},
+    "club-recognition": {
+        "POST": WRITE(DIRECTOR, r.club("A"), {"action": "ask"}, mixed=(B_DIRECTOR, r.club("B")))
+    },
+    "club-recognition-grant": {"POST": WRITE(OFFICE, r.club("A"))},
+    "club-recognition-decline": {
+        "POST": WRITE(OFFICE, r.club("A"), {"note": "No charter"}, prepare=r.recognition_asked)
+    },
+    "club-recognition-revoke": {
+        "POST": WRITE(OFFICE, r.club("A"), {"note": "Lapsed"}, prepare=r.club_recognised)
+    },
     "ratings": {"GET": GET(PUBLIC, r.none)},
     "rating-chance": {
         "GET": GET(

@@ -275,6 +275,34 @@ def sanctioning_asked(w):
         event_sanction_request(event=side.cut, user=side.director)
 
 
+def second_club_director(w):
+    """Each side's club has a second director (the side's second judge), one to remove."""
+    from tournaments.models import ClubRole
+
+    for side in (w.A, w.B):
+        ClubRole.objects.get_or_create(club=side.club, user=side.judges[1])
+
+
+def club_director(side):
+    return lambda w: {"club_id": getattr(w, side).club.pk, "user_id": getattr(w, side).judges[1].pk}
+
+
+def recognition_asked(w):
+    """Each side's club waits for the ACC office to recognise it."""
+    from tournaments.services.club_recognition import club_recognition_request
+
+    for side in (w.A, w.B):
+        club_recognition_request(club=side.club, user=side.director)
+
+
+def club_recognised(w):
+    """Each side's club is recognised by the ACC office (the world's admin)."""
+    from tournaments.services.club_recognition import club_recognition_grant
+
+    for side in (w.A, w.B):
+        club_recognition_grant(club=side.club, user=w.users["admin"])
+
+
 def no_bracket(w):
     """A's cut undone (its matches with it), so that the bracket can be built."""
     Playoff.objects.filter(event=w.A.cut).delete()

@@ -68,6 +68,12 @@ class ClubPageSerializer(serializers.Serializer):
     seasons = serializers.ListField(child=serializers.IntegerField())
     nights = NightSerializer(many=True)
     rule = serializers.CharField()
+    recognised = serializers.BooleanField(
+        source="club.recognised",
+        help_text="recognised by the ACC office: its nights reach the ratings and the national "
+        "Grass Roots table (asked for at /clubs/<id>/recognition/request/)",
+    )
+    recognition = serializers.CharField(source="recognition.words")
 
 
 class ClubListView(APIView):

@@ -2,7 +2,7 @@
 
 from tournaments.models.account_links import AccountLink
 from tournaments.models.audit import AuditEntry
-from tournaments.models.clubs import Club, ClubAward, ClubRole, NightCard
+from tournaments.models.clubs import Club, ClubAuditEntry, ClubAward, ClubRole, NightCard
 from tournaments.models.events import ENTRANT_NAME, Entry, Event, EventRole, Team
 from tournaments.models.games import Game, Seat, Table
 from tournaments.models.idempotency import KeptAnswer
@@ -24,6 +24,7 @@ __all__ = [
     "AccountLink",
     "RecordChange",
     "AuditEntry",
+    "ClubAuditEntry",
     "ClubAward",
     "ClubRole",
     "NightCard",

@@ -13,9 +13,16 @@ awards.
   add them up.
 - award: a 28 or 29 hand (the hand checked by the engine) or a 9-0 night ("grand slam"),
   recorded by a club director.
+- recognised: an ACC-chartered club, as the ACC office says (``services.club_recognition``).
+  Grass Roots is ACC club play: only a recognised club's nights reach the players' skill
+  ratings and the national Grass Roots table; an unrecognised club keeps its own season table.
+- club history (``ClubAuditEntry``): one row per action of the club's directors and of the ACC
+  office on the club (its settings, its directors and invitations, its recognition), added
+  only, never edited, like an event's history (``models.audit``).
 """
 
 from django.conf import settings
+from django.core.serializers.json import DjangoJSONEncoder
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
@@ -50,6 +57,31 @@ class Club(models.Model):
     )
     night_games = models.PositiveSmallIntegerField(
         default=9, validators=[MinValueValidator(1), MaxValueValidator(30)]
+    )
+    # Recognition: granted by the ACC office, never set by the club's own directors
+    # (services.club_recognition), the same shape as an event's sanctioning.
+    recognised = models.BooleanField(
+        default=False,
+        help_text="recognised by the ACC office: its nights reach ratings and the national table",
+    )
+    recognition_requested_at = models.DateTimeField(
+        null=True, blank=True, help_text="a director asked the ACC office; waiting for its answer"
+    )
+    recognition_decision = models.CharField(
+        max_length=20,
+        blank=True,
+        choices=[("granted", "Granted"), ("declined", "Declined"), ("withdrawn", "Withdrawn")],
+        help_text="the ACC office's last decision",
+    )
+    recognised_at = models.DateTimeField(
+        null=True, blank=True, help_text="when the recognition it holds was granted"
+    )
+    recognition_decided_at = models.DateTimeField(null=True, blank=True)
+    recognition_decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    recognition_note = models.CharField(
+        max_length=300, blank=True, help_text="the ACC office's words with its last decision"
     )
 
     class Meta:
@@ -138,3 +170,32 @@ class ClubAward(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()}: {self.player}"
+
+
+class ClubAuditEntry(models.Model):
+    """One row of a club's history (see the module): who, when, what, before and after."""
+
+    class Kind(models.TextChoices):
+        SETTINGS = "settings", "Settings"
+        ROLES = "roles", "Directors and invitations"
+        RECOGNITION = "recognition", "Recognition"
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="audit_entries")
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    actor_name = models.CharField(max_length=200, blank=True, help_text="the name at the time")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    action = models.CharField(max_length=60)
+    summary = models.CharField(max_length=500)
+    before = models.JSONField(default=dict, blank=True, encoder=DjangoJSONEncoder)
+    after = models.JSONField(default=dict, blank=True, encoder=DjangoJSONEncoder)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name_plural = "club audit entries"
+        indexes = [models.Index(fields=["club", "created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.actor_name or 'system'}: {self.summary}"

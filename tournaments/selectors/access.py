@@ -11,7 +11,8 @@ reveals nothing to strangers); ``PermissionDenied`` (403) when a signed-in user 
   (the ACC office: ``may_sanction``).
 - objects inside an event (entry, role grant, game, table, match, match game, judge call) are
   looked up *within* the event the URL names, never by id alone.
-- players' private links: ``entry_get_by_token``; club directors: ``club_get_for_director``;
+- players' private links: ``entry_get_by_token``; club directors: ``club_get_for_director``
+  (the ACC office: ``club_get_for_office``);
   a player's record: ``player_get_for_editing``; jobs: ``job_get_for_user``; a request to link
   an account: ``account_link_get_for_user``; a change to a player's record:
   ``record_change_get_for_user``; a weekend and its registration requests:
@@ -291,6 +292,18 @@ def club_get_for_director(*, club_id: int, user) -> Club:
     if not club_directs(club=club, user=user):
         raise PermissionDenied("Only the club's directors may do this.")
     return club
+
+
+def club_get_for_office(*, club_id: int, user, directors_too: bool = False) -> Club:
+    """The club, for the ACC office deciding its recognition (and, ``directors_too``, for its
+    directors too: its recognition's state, its history); 404 (anonymous) or 403."""
+    club = Club.objects.filter(pk=club_id).first()
+    if club is None or not user.is_authenticated:
+        raise Http404("No such club.")
+    if may_sanction(user=user) or (directors_too and club_directs(club=club, user=user)):
+        return club
+    who = "the club's directors and " if directors_too else ""
+    raise PermissionDenied(f"Only {who}the ACC office or an administrator may do this.")
 
 
 def weekend_directs(*, weekend: Weekend, user) -> bool:

@@ -4,7 +4,8 @@ and skill-rating leaderboards with their win probabilities.
 - member: a player whose home club this is, or who has played one of its nights.
 - season standings: the season's night cards (``NightCard``) added up by the pure core
   (``core.seasons``), with the club's worst-nights rule, champion and awards.
-- national Grass Roots leaderboard: every card of the season, every club, added up (a club's
+- national Grass Roots leaderboard: every card of the season, every club the ACC office
+  recognises (``Club.recognised``: Grass Roots is ACC club play), added up (a club's
   dropped nights are its own rule and are not applied here), ranked as a club's season is
   (``core.seasons.ranked``). A player's club is their home club, else the club where they
   played most of the season's nights (a club night's entry makes no home club).
@@ -34,6 +35,7 @@ from tournaments.models import (
     PlayerRating,
     RatingPoint,
 )
+from tournaments.selectors.club_recognition import RecognitionStatus, club_recognition_status
 from tournaments.selectors.people import person_name
 
 
@@ -52,6 +54,8 @@ class ClubPage:
     seasons: list[int]
     nights: list[Event]
     rule: str
+    recognition: RecognitionStatus
+    director_ids: list[tuple[int, str]]  # (user id, name) of each director, by name
 
     @property
     def season_words(self) -> str:
@@ -81,10 +85,14 @@ def clubs_for_admin() -> QuerySet[Club]:
 
 
 def club_page(*, club: Club) -> ClubPage:
-    directors = [
-        person_name(role.user)
-        for role in ClubRole.objects.filter(club=club).select_related("user__player")
-    ]
+    director_ids = sorted(
+        (
+            (role.user_id, person_name(role.user))
+            for role in ClubRole.objects.filter(club=club).select_related("user__player")
+        ),
+        key=lambda pair: (pair[1], pair[0]),
+    )
+    directors = [name for _, name in director_ids]
     # order_by("season"): NightCard's default ordering would join DISTINCT and repeat a season
     # once per night and player.
     cards = NightCard.objects.filter(club=club).order_by("season")
@@ -94,7 +102,8 @@ def club_page(*, club: Club) -> ClubPage:
     )
     return ClubPage(
         club, sorted(directors), club_members(club=club).count(), sorted(seasons, reverse=True),
-        nights, RULES[club.grass_roots_rule].description,
+        nights, RULES[club.grass_roots_rule].description, club_recognition_status(club=club),
+        director_ids,
     )  # fmt: skip
 
 
@@ -155,7 +164,9 @@ def national_grass_roots(*, season: int) -> list[NationalRow]:
     """Every player's Grass Roots points of ``season``, all clubs, best first, ranked by the
     clubs' own rule (``core.seasons.ranked``); two queries."""
     totals = (
-        NightCard.objects.filter(season=season, player__merged_into__isnull=True)
+        NightCard.objects.filter(
+            season=season, club__recognised=True, player__merged_into__isnull=True
+        )
         .values("player_id", "player__name", "player__home_club__name")
         .annotate(
             points=Sum("grass_roots_points"), nights=Count("id"), won=Sum("games_won"),
@@ -182,7 +193,7 @@ def _clubs_played(season: int) -> dict[int, str]:
     """Each player's club of ``season`` by the nights played: most nights, then the latest."""
     clubs: dict[int, str] = {}
     nights = (
-        NightCard.objects.filter(season=season)
+        NightCard.objects.filter(season=season, club__recognised=True)
         .values("player_id", "club__name")
         .annotate(nights=Count("id"), last=Max("played_on"))
         .order_by("player_id", "-nights", "-last", "club__name")

@@ -1,7 +1,9 @@
 """A player across events (their page) and the Master Rating Points leaderboards.
 
 - events played: the player's entries in published events (all of them for the player
-  themselves), newest first, each with the finish, game points, net spread and MRPs.
+  themselves), but never a night of a club the ACC office has not recognised
+  (``selectors.club_recognition.SHARED_RECORD``), newest first, each with the finish, game
+  points, net spread and MRPs.
 - finish: the playoff band of a finalised event's award ("1", "3-4"...), else the player's
   qualifying rank in the latest standings.
 - totals: ``mrp_total`` (lifetime) and ``mrp_by_year``, from the ledger's current awards.
@@ -29,6 +31,7 @@ from tournaments.models import (
     PlayerRating,
     StandingsSnapshot,
 )
+from tournaments.selectors.club_recognition import SHARED_RECORD
 
 
 @dataclass(frozen=True)
@@ -98,7 +101,7 @@ def _ranks(event_ids: list[int], entry_ids: set[int]) -> dict[int, int]:
 
 def player_page(*, player: Player, viewer) -> PlayerPage:
     """The player's events and points, for their page and the API (a fixed number of queries)."""
-    entries = Entry.objects.filter(player=player).select_related("event")
+    entries = Entry.objects.filter(SHARED_RECORD, player=player).select_related("event")
     if not (viewer.is_authenticated and (viewer.is_staff or player.user_id == viewer.pk)):
         entries = entries.filter(event__published=True)
     entries = list(entries.order_by("-event__starts_on", "-event_id"))

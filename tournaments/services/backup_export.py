@@ -22,8 +22,11 @@ Left out, and why:
 - ratings (``PlayerRating``, ``RatingPoint``): worked out from every rated event's games in
   date order, not from one event; the import asks for the event to be rated again instead.
 - side events (a Main's Consolation): events of their own, each with its own backup.
-- club directors (``ClubRole``) and player merges: records of the club and of the people, not
-  of the event. A merged-away record (``merged_into``) is not followed.
+- club directors (``ClubRole``), the club's history (``ClubAuditEntry``) and player merges:
+  records of the club and of the people, not of the event. A merged-away record
+  (``merged_into``) is not followed.
+- a club's recognition by the ACC office: this database's decision, never a file's (a club
+  the import makes starts unrecognised, as every new club does).
 """
 
 from __future__ import annotations

@@ -6,6 +6,10 @@
   reports, the engine's checks, cross-checks) and finishes when its last game is verified.
 - award: a 28 or 29 hand, which the engine must score as exactly that (hand and starter, as
   the cards were), or a 9-0 night, which the player's card of that night must show.
+
+Making a club, changing its settings and its directors are rows of the club's history
+(``services.club_history``); a new club is not recognised by the ACC office until it asks
+(``services.club_recognition``).
 """
 
 from __future__ import annotations
@@ -21,7 +25,9 @@ from tournaments.errors import ServiceError
 from tournaments.models import Club, ClubAward, ClubRole, Entry, Event, EventRole, NightCard
 from tournaments.selectors.access import club_directs
 from tournaments.selectors.clubs import club_named
+from tournaments.selectors.people import person_name
 from tournaments.services.audit import Kind, audit_record
+from tournaments.services.club_history import ClubKind, club_audit_record
 from tournaments.services.events import event_create_unaudited
 from tournaments.services.roles import person_find
 from tournaments.services.validation import clean_name, clean_play_date
@@ -60,7 +66,16 @@ def club_create(*, name: str, user, **settings) -> Club:
             f"A club called {name.strip()!r} already exists.", field="name", code="taken"
         ) from None
     ClubRole.objects.create(club=club, user=user)
+    club_audit_record(
+        club=club, actor=user, kind=ClubKind.SETTINGS, action="club_create",
+        summary=f"Club {club.name} made; its maker directs it",
+        after={**_settings(club), "recognised": False},
+    )  # fmt: skip
     return club
+
+
+def _settings(club: Club) -> dict:
+    return {key: getattr(club, key) for key in CLUB_SETTINGS}
 
 
 @transaction.atomic
@@ -79,6 +94,7 @@ def club_update_settings(*, club: Club, user, **changes) -> Club:
                 field="name",
                 code="taken",
             )
+    before = _settings(club)
     for key, value in changes.items():
         setattr(club, key, value)
     try:
@@ -87,6 +103,15 @@ def club_update_settings(*, club: Club, user, **changes) -> Club:
         field, messages = next(iter(exc.message_dict.items()))
         raise ServiceError(messages[0], field=field, code="invalid") from None
     club.save()
+    after = _settings(club)
+    changed = [key for key in CLUB_SETTINGS if before[key] != after[key]]
+    if changed:
+        club_audit_record(
+            club=club, actor=user, kind=ClubKind.SETTINGS, action="club_update_settings",
+            summary=f"Settings changed: {', '.join(key.replace('_', ' ') for key in changed)}",
+            before={key: before[key] for key in changed},
+            after={key: after[key] for key in changed},
+        )  # fmt: skip
     return club
 
 
@@ -95,8 +120,43 @@ def club_director_add(*, club: Club, actor, person: str) -> ClubRole:
     """Another director for the club, found by user name or name."""
     if not club_directs(club=club, user=actor):
         raise ServiceError("Only the club's directors may do this.", code="not_director")
-    role, _ = ClubRole.objects.get_or_create(club=club, user=person_find(person))
+    role, made = ClubRole.objects.get_or_create(club=club, user=person_find(person))
+    if made:
+        name = person_name(role.user)
+        club_audit_record(
+            club=club, actor=actor, kind=ClubKind.ROLES, action="club_director_add",
+            summary=f"{name} made a director of the club",
+            before={"user": role.user.get_username(), "director": False},
+            after={"user": role.user.get_username(), "director": True},
+        )  # fmt: skip
     return role
+
+
+@transaction.atomic
+def club_director_remove(*, club: Club, actor, user_id: int) -> None:
+    """Someone no longer directs the club (the way back from ``club_director_add``). The roles
+    they hold in the club's nights made so far are those events' own (each night's roles)."""
+    if not club_directs(club=club, user=actor):
+        raise ServiceError("Only the club's directors may do this.", code="not_director")
+    club = Club.objects.select_for_update().get(pk=club.pk)
+    role = ClubRole.objects.select_related("user").filter(club=club, user_id=user_id).first()
+    if role is None:
+        raise ServiceError(
+            "That person does not direct this club: the club's page lists its directors.",
+            code="not_a_director",
+        )
+    if ClubRole.objects.filter(club=club).count() == 1:
+        raise ServiceError(
+            "A club needs a director: add another director first, then remove this one.",
+            code="last_director",
+        )
+    role.delete()
+    name, username = person_name(role.user), role.user.get_username()
+    club_audit_record(
+        club=club, actor=actor, kind=ClubKind.ROLES, action="club_director_remove",
+        summary=f"{name} no longer directs the club",
+        before={"user": username, "director": True}, after={"user": username, "director": False},
+    )  # fmt: skip
 
 
 @transaction.atomic

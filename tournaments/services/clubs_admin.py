@@ -4,7 +4,9 @@ mistake (an import's misspelling, say).
 - merge: everything of the merged club moves to the one kept: its nights (each night's
   history says so, and its cards are written again under the kept club's season and points
   rule), its night cards and awards, its members (players whose home club it was) and its
-  directors; then the merged club is removed.
+  directors, and its history (with a row saying so); then the merged club is removed. Its
+  nights take the kept club's recognition by the ACC office: when the two differ, every
+  rating is worked out again.
 - remove: only a club nothing names: no nights, no members, no awards. A refusal names each
   thing in the way and the way forward (merge it into the club it should be).
 """
@@ -14,9 +16,11 @@ from __future__ import annotations
 from django.db import transaction
 
 from tournaments.errors import ServiceError
-from tournaments.models import Club, ClubAward, ClubRole, Event, NightCard, Player
+from tournaments.models import Club, ClubAuditEntry, ClubAward, ClubRole, Event, NightCard, Player
 from tournaments.services.audit import Kind, audit_record
+from tournaments.services.club_history import ClubKind, club_audit_record
 from tournaments.services.night_cards import night_cards_write
+from tournaments.services.ratings import ratings_recompute_request
 
 ADMIN_PAGE = "/clubs/admin/"
 
@@ -43,6 +47,16 @@ def club_merge(*, keep: Club, merge: Club, user) -> dict[str, int]:
     }
     directors = ClubRole.objects.filter(club=keep).values("user_id")
     ClubRole.objects.filter(club=merge).exclude(user_id__in=directors).update(club=keep)
+    ClubAuditEntry.objects.filter(club=merge).update(club=keep)
+    club_audit_record(
+        club=keep, actor=user, kind=ClubKind.SETTINGS, action="club_merge",
+        summary=f"Club {merge.name} merged into this club: its nights, members, awards, "
+        "directors and history are this club's",
+        before={"club": merge.name, "club_id": merge.pk, "recognised": merge.recognised},
+        after={"club": keep.name, "club_id": keep.pk, "recognised": keep.recognised, **moved},
+    )  # fmt: skip
+    if nights and merge.recognised != keep.recognised:
+        ratings_recompute_request(user=user)
     for night in nights:
         night.club = keep
         night_cards_write(event=night)  # the kept club's season and rule

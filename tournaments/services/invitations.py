@@ -3,9 +3,8 @@
 
 A director of an event invites to that event's roles; a club director invites another club
 director. The invited person opens the e-mailed link, signs up or signs in, and takes the role;
-a director may withdraw an invitation that is still waiting. Each step of an event's invitation
-is in its history (clubs keep no history: the invitation row itself says who sent it, when,
-and who took it).
+a director may withdraw an invitation that is still waiting. Each step is a row of the history
+of the event (``services.audit``) or of the club (``services.club_history``) it invites to.
 """
 
 from __future__ import annotations
@@ -27,6 +26,7 @@ from tournaments.models import ClubRole, EventRole, Invitation
 from tournaments.selectors.access import club_directs
 from tournaments.selectors.people import person_name
 from tournaments.services.audit import Kind, audit_record
+from tournaments.services.club_history import ClubKind, club_audit_record
 
 logger = logging.getLogger(__name__)
 
@@ -108,16 +108,11 @@ def invitation_send(*, actor, email: str, role: str, event=None, club=None) -> I
         invited_by=actor,
         expires_at=timezone.now() + timedelta(days=settings.INVITATION_DAYS),
     )
-    if event is not None:
-        label = invitation.get_role_display().lower()
-        audit_record(
-            event=event,
-            actor=actor,
-            kind=Kind.ROLES,
-            action="invitation_send",
-            summary=f"{email} invited to be {label}",
-            after={"email": email, "role": role, "status": invitation.status},
-        )
+    label = invitation.get_role_display().lower()
+    _record(
+        invitation, actor, "invitation_send", f"{email} invited to be {label}",
+        after={"email": email, "role": role, "status": invitation.status},
+    )  # fmt: skip
     transaction.on_commit(lambda: _mail(invitation))
     return invitation
 
@@ -139,17 +134,26 @@ def invitation_withdraw(*, actor, invitation: Invitation) -> Invitation:
     invitation.status = Invitation.Status.WITHDRAWN
     invitation.decided_at = timezone.now()
     invitation.save(update_fields=["status", "decided_at"])
-    if invitation.event_id:
-        audit_record(
-            event=invitation.event,
-            actor=actor,
-            kind=Kind.ROLES,
-            action="invitation_withdraw",
-            summary=f"Invitation of {invitation.email} withdrawn",
-            before={"email": invitation.email, "role": invitation.role, "status": "pending"},
-            after={"email": invitation.email, "role": invitation.role, "status": "withdrawn"},
-        )
+    _record(
+        invitation, actor, "invitation_withdraw", f"Invitation of {invitation.email} withdrawn",
+        before={"email": invitation.email, "role": invitation.role, "status": "pending"},
+        after={"email": invitation.email, "role": invitation.role, "status": "withdrawn"},
+    )  # fmt: skip
     return invitation
+
+
+def _record(invitation: Invitation, actor, action: str, summary: str, **states) -> None:
+    """One row in the history of the event or the club the invitation is to."""
+    if invitation.club_id:
+        club_audit_record(
+            club=invitation.club, actor=actor, kind=ClubKind.ROLES, action=action,
+            summary=summary, **states,
+        )  # fmt: skip
+    else:
+        audit_record(
+            event=invitation.event, actor=actor, kind=Kind.ROLES, action=action,
+            summary=summary, **states,
+        )  # fmt: skip
 
 
 def invitation_refusal(invitation: Invitation, user=None) -> ServiceError | None:
@@ -194,15 +198,11 @@ def invitation_accept(*, invitation: Invitation, user) -> Invitation:
     invitation.accepted_by = user
     invitation.decided_at = timezone.now()
     invitation.save(update_fields=["status", "accepted_by", "decided_at"])
-    if invitation.event_id:
-        label = invitation.get_role_display().lower()
-        audit_record(
-            event=invitation.event,
-            actor=user,
-            kind=Kind.ROLES,
-            action="invitation_accept",
-            summary=f"{person_name(user)} took the invitation to be {label}",
-            before={"email": invitation.email, "role": invitation.role, "status": "pending"},
-            after={"user": user.get_username(), "role": invitation.role, "held": True},
-        )
+    label = invitation.get_role_display().lower()
+    _record(
+        invitation, user, "invitation_accept",
+        f"{person_name(user)} took the invitation to be {label}",
+        before={"email": invitation.email, "role": invitation.role, "status": "pending"},
+        after={"user": user.get_username(), "role": invitation.role, "held": True},
+    )  # fmt: skip
     return invitation

@@ -1,10 +1,15 @@
 """Keeping every player's skill rating (``core.ratings``) up to date, as jobs.
 
-- rated event: an event whose games are in the ratings: a club night once its last game is
-  verified, a weekend event once its final is decided (its qualifying games, then its playoff
-  games). ``Event.rated_at`` marks it. A doubles event (a club night in pairs too) is left out,
-  as the backtest decided (``bench/ratings_doubles.py``, issue 26 item 5): rating its games two
-  against two with OpenSkill's team model made singles prediction no better (test log-loss
+- rated event: an event whose games are in the ratings: a night of a club the ACC office
+  recognises once its last game is verified, an event the ACC office sanctions once its final
+  is decided (its qualifying games, then its playoff games); ``selectors.club_recognition``
+  says which (``RATED_EVENTS``). Anyone may make a club or an event, so an unrecognised club's
+  night and an unsanctioned event stay out: a stranger's made-up games never move a real
+  player's rating. Granting or withdrawing a recognition or a sanction recomputes every rating
+  (``ratings_recompute_request``). ``Event.rated_at`` marks a rated event. A doubles event
+  (a club night in pairs too) is left out, as the backtest decided
+  (``bench/ratings_doubles.py``, issue 26 item 5): rating its games two against two with
+  OpenSkill's team model made singles prediction no better (test log-loss
   0.6874 with them, 0.6871 without; the difference's 95% interval -0.0005 to +0.0011) and
   predicted doubles games no better than a coin flip could be told from (0.6894 against
   0.6931, interval of the difference -0.0174 to +0.0112, 513 test games). The ratings page says
@@ -41,6 +46,7 @@ from tournaments.models import (
     RatingPoint,
     Ruling,
 )
+from tournaments.selectors.club_recognition import RATED_EVENTS
 from tournaments.services.jobs import Progress, job_enqueue
 
 
@@ -166,13 +172,15 @@ def _points(book: RatingBook, event: Event, players: Iterable[int]) -> list[Rati
 
 
 def _rateable() -> list[Event]:
-    events = Event.objects.filter(stage=Event.Stage.FINISHED, style=Event.Style.SINGLES)
+    events = Event.objects.filter(
+        RATED_EVENTS, stage=Event.Stage.FINISHED, style=Event.Style.SINGLES
+    )
     events = events.order_by("starts_on", "pk")
     return sorted(events, key=lambda e: (_played_on(e), e.pk))
 
 
 def ratings_recompute_all(*, progress: Progress | None = None, job: Job | None = None):
-    """Every rating from scratch, from every finished event's games (the full job's work)."""
+    """Every rating from scratch, from every rated event's games (the full job's work)."""
     events = _rateable()
     book = RatingBook(DEFAULT_PARAMS)
     points: list[RatingPoint] = []
@@ -207,6 +215,10 @@ def ratings_update_event(*, event_id: int, job: Job | None = None, progress=None
     if event.stage != Event.Stage.FINISHED:  # reopened by a correction: out of the ratings
         if event.rated_at is None:
             return {"rated": False, "why": "not finished"}
+        return {"recomputed": True, **ratings_recompute_all()}
+    if not Event.objects.filter(RATED_EVENTS, pk=event.pk).exists():
+        if event.rated_at is None:
+            return {"rated": False, "why": "neither sanctioned nor a recognised club's night"}
         return {"recomputed": True, **ratings_recompute_all()}
     latest = Event.objects.filter(rated_at__isnull=False).exclude(pk=event.pk)
     last_day = latest.aggregate(day=Max("starts_on"))["day"]

@@ -8,7 +8,8 @@
 - what follows: a finalised event's ledger follows every decision by a job (granted: its
   awards are written; withdrawn: they are withdrawn, kept as superseded rows). An event that
   is not sanctioned can still be finalised: its results are final on Pegboard and stay out of
-  the national ledger.
+  the national ledger. A finished event's games enter or leave the skill ratings with its
+  sanction (``services.ratings``): granting or withdrawing it recomputes every rating.
 
 Every step is a row in the event's history (kind "sanctioning").
 """
@@ -24,6 +25,7 @@ from tournaments.selectors.access import may_sanction
 from tournaments.selectors.sanctioning import SANCTIONABLE
 from tournaments.services.audit import Kind, audit_record
 from tournaments.services.ledger import ledger_refresh_request
+from tournaments.services.ratings import ratings_recompute_request
 
 
 def _state(event: Event) -> dict:
@@ -133,6 +135,7 @@ def event_sanction_grant(*, event: Event, user, note: str = "") -> Event:
     before = _decide(event, user, decision="granted", note=note)
     _record(event, user, "event_sanction_grant", "Sanctioned by the ACC office", before)
     ledger_refresh_request(event=event, reason="sanctioned by the ACC office")
+    _ratings_follow(event, user)
     return event
 
 
@@ -162,4 +165,11 @@ def event_sanction_revoke(*, event: Event, user, note: str) -> Event:
     before = _decide(event, user, decision="withdrawn", note=note)
     _record(event, user, "event_sanction_revoke", f"Sanction withdrawn: {note.strip()}", before)
     ledger_refresh_request(event=event, reason="sanction withdrawn by the ACC office")
+    _ratings_follow(event, user)
     return event
+
+
+def _ratings_follow(event: Event, user) -> None:
+    """A finished singles event's games enter or leave the ratings with its sanction."""
+    if event.stage == Event.Stage.FINISHED and not event.in_teams:
+        ratings_recompute_request(user=user)

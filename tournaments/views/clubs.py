@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST
 from tournaments.errors import ServiceError
 from tournaments.forms_invitations import ClubInvitationForm
 from tournaments.models import ENTRANT_NAME, Club, ClubAward, Entry, Invitation
-from tournaments.selectors.access import club_directs, club_get_for_director
+from tournaments.selectors.access import club_directs, club_get_for_director, may_sanction
 from tournaments.selectors.clubs import club_get, club_page, national_grass_roots, season_table
 from tournaments.selectors.invitations import invitations_waiting
 from tournaments.services.clubs import (
@@ -24,6 +24,7 @@ from tournaments.services.clubs import (
     club_award_record,
     club_create,
     club_director_add,
+    club_director_remove,
     club_night_create,
     club_update_settings,
 )
@@ -116,6 +117,7 @@ def _club_context(request, club, **forms_):
     return {
         "page": club_page(club=club),
         "directs": directs,
+        "office": may_sanction(user=request.user),
         "night_form": forms_.get("night_form") or NightForm(initial={"played_on": today}),
         "director_form": forms_.get("director_form") or DirectorForm(),
         "award_form": (forms_.get("award_form") or AwardForm(club=club)) if directs else None,
@@ -184,6 +186,19 @@ def club_director_new(request, club_id: int):
             return redirect("club-detail", club_id=club.pk)
     context = _club_context(request, club, director_form=form)
     return render(request, "tournaments/clubs/club.html", context, status=400)
+
+
+@login_required
+@require_POST
+def club_director_remove_view(request, club_id: int, user_id: int):
+    club = club_get_for_director(club_id=club_id, user=request.user)
+    try:
+        club_director_remove(club=club, actor=request.user, user_id=user_id)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, "Removed: they no longer direct the club.")
+    return redirect(reverse("club-detail", args=[club.pk]) + "#directors-heading")
 
 
 @login_required

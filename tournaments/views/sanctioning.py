@@ -4,7 +4,8 @@
   the ACC office (or to take a waiting request back);
 - the ACC office's page (``/sanctioning/``): requests waiting, oldest first, each granted or
   declined with a note the director reads; sanctioned events, each of which can be withdrawn
-  with a note.
+  with a note; and the clubs waiting for recognition and the recognised ones
+  (``views.club_recognition`` decides them).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from tournaments.selectors.access import (
     event_get_for_sanctioning,
     may_sanction,
 )
+from tournaments.selectors.club_recognition import recognised_clubs, recognition_requests
 from tournaments.selectors.sanctioning import (
     event_sanction_status,
     sanction_requests,
@@ -70,7 +72,12 @@ def event_sanctioning(request, event_id: int):
 def office(request):
     if not may_sanction(user=request.user):
         raise PermissionDenied("Only the ACC office or an administrator decides sanctioning.")
-    context = {"requests": sanction_requests(), "sanctioned": sanctioned_events()[:50]}
+    context = {
+        "requests": sanction_requests(),
+        "sanctioned": sanctioned_events()[:50],
+        "club_requests": recognition_requests(),
+        "recognised": recognised_clubs()[:50],
+    }
     return render(request, "tournaments/sanctioning/office.html", context)
 
 

@@ -52,6 +52,7 @@ from tournaments.services import (
 
 pytestmark = pytest.mark.django_db
 
+CLUB_HISTORY = "a club's: one row of the club's history (tests/tournaments/clubs/test_club_history)"
 # Public functions of tournaments.services that are not a staff action, and why.
 NOT_STAFF_ACTIONS = {
     "audit_record": "the history's writer itself",
@@ -199,13 +200,21 @@ NOT_STAFF_ACTIONS = {
     "api_token_expires_at": "reads",
     "player_merge_undo": "an administrator's; recorded on the PlayerMerge it undoes",
     "club_award_record": "a club's record: the ClubAward keeps who recorded it and when",
-    "club_create": "a club, not an event",
+    "club_create": CLUB_HISTORY,
     "club_for": "part of an entry (the club it names), recorded by its caller",
-    "club_merge": "an administrator's; each night it moves says so in its own history",
+    "club_merge": "an administrator's; each night it moves says so in its own history, and the "
+    "kept club's history (tests/tournaments/clubs/test_club_history.py)",
     "club_remove": "an administrator's, of a club no event or player names",
     "club_blockers": "reads",
-    "club_director_add": "a club, not an event",
-    "club_update_settings": "a club, not an event",
+    "club_director_add": CLUB_HISTORY,
+    "club_director_remove": CLUB_HISTORY,
+    "club_update_settings": CLUB_HISTORY,
+    "club_audit_record": "the club history's writer itself",
+    "club_recognition_request": CLUB_HISTORY,
+    "club_recognition_request_withdraw": CLUB_HISTORY,
+    "club_recognition_grant": CLUB_HISTORY,
+    "club_recognition_decline": CLUB_HISTORY,
+    "club_recognition_revoke": CLUB_HISTORY,
     "night_cards_rebuild_all": "the points job's work",
     "night_cards_rebuild_request": "an administrator's, over every club",
     "night_cards_write": "the standings job's work after a verified result",

@@ -44,6 +44,17 @@ EXTRA = {
     # The record's own contact and account are the person's, not the event's: a backup carries
     # the contact the player gave for this event on the entry.
     m.Player: {"merged_into", "email", "phone", "user"},
+    # Recognition is the ACC office's decision in this database, not a file's: a club the
+    # import makes starts unrecognised, a club found here keeps its own.
+    m.Club: {
+        "recognised",
+        "recognition_requested_at",
+        "recognition_decision",
+        "recognised_at",
+        "recognition_decided_at",
+        "recognition_decided_by",
+        "recognition_note",
+    },  # fmt: skip
     # Sanctioning is the ACC office's decision in this database, not a file's.
     m.Event: {
         *fmt.SETTINGS_FIELDS,
@@ -79,6 +90,7 @@ NOT_COPIED = {
     m.PlayerRating: "worked out from every rated event; the import asks for a rating run",
     m.RatingPoint: "likewise",
     m.ClubRole: "the club's staff, not the event's",
+    m.ClubAuditEntry: "the club's history (its directors, settings, recognition), not the event's",
     m.PlayerMerge: "a record of the people, not of the event",
     m.TableEmail: "a record of messages sent, not of the event",
     m.KeptAnswer: "answers kept 48 hours so a resent report is not saved twice",

@@ -1,9 +1,10 @@
 """Export, empty the database, import, export again: the same event, row for row.
 
 What an import rightly changes, and nothing else: when the backup was exported, the import's
-own history row (and its importer among the users), ``rated_at`` (the event is rated again
-here), when the standings were worked out (again, here), the MRP ledger (the event is not
-sanctioned here: finalised again, with no award), and, in a backup without private links, the
+own history row (and its importer among the users), ``rated_at`` (the event is not sanctioned
+here, so not rated until the ACC office sanctions it here), when the standings were worked out
+(again, here), the MRP ledger (the event is not sanctioned here: finalised again, with no
+award), and, in a backup without private links, the
 links themselves (new ones are made)."""
 
 import json
@@ -12,6 +13,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from tests.factories import UserFactory
+from tests.helpers import sanction
 from tests.tournaments.backup.conftest import comparable, delete_event, restored_ledger
 from tournaments.models import (
     AuditEntry,
@@ -95,8 +97,14 @@ def test_an_event_comes_back_row_for_row(rich_event, django_capture_on_commit_ca
     assert not old_links & set(entries.values_list("report_token", flat=True))
     history = AuditEntry.objects.filter(event=restored).order_by("-created_at", "-pk").first()
     assert (history.action, history.actor) == ("event_import", archivist)
-    assert second["event"]["rated_at"] is not None  # rated again here, by the job
+    # The ratings job ran, and left it out: a file is not the ACC office's sanction here.
     assert Job.objects.filter(kind="ratings", key=f"event:{restored.pk}").exists()
+    assert second["event"]["rated_at"] is None
+    assert not RatingPoint.objects.filter(event=restored).exists()
+    with django_capture_on_commit_callbacks(execute=True):  # the recompute the grant asks for
+        sanction(restored)
+    restored.refresh_from_db()
+    assert restored.rated_at is not None
     assert RatingPoint.objects.filter(event=restored).count() == len(first["entries"])
 
 

@@ -5,10 +5,10 @@ from datetime import date
 
 import pytest
 
-from tests.factories import EntryFactory, PlayerFactory, UserFactory
+from tests.factories import ClubFactory, EntryFactory, PlayerFactory, UserFactory
 from tests.helpers import client_for
 from tournaments.models import NightCard
-from tournaments.services.clubs import club_create, club_night_create
+from tournaments.services.clubs import club_night_create
 
 pytestmark = pytest.mark.django_db
 
@@ -26,7 +26,7 @@ def _card(night, player, *, points, won, spread):
 def four_level_on_points():
     """Four players of one club night, all on 14 points, apart by wins and then spread."""
     director = UserFactory()
-    club = club_create(name="Pine Pegs", user=director)
+    club = ClubFactory(name="Pine Pegs", director=director)
     night = club_night_create(club=club, user=director, played_on=date(2026, 9, 8))
     players = [PlayerFactory(name=f"Level {i}", home_club=None) for i in range(4)]
     for player, (won, spread) in zip(players, [(5, 10), (7, -3), (5, 40), (6, 0)], strict=True):

@@ -8,7 +8,7 @@ from datetime import date
 import pytest
 from django.test import Client
 
-from tests.factories import PlayerFactory, UserFactory
+from tests.factories import ClubFactory, PlayerFactory, UserFactory
 from tests.helpers import client_for, play_night
 from tournaments.models import (
     ClubAward,
@@ -21,7 +21,7 @@ from tournaments.models import (
     RecordChange,
 )
 from tournaments.services import players as merges
-from tournaments.services.clubs import club_award_record, club_create
+from tournaments.services.clubs import club_award_record
 from tournaments.services.ledger import event_finalise_request
 from tournaments.services.night_cards import night_cards_rebuild_all
 from tournaments.services.players import player_merge, player_merge_undo
@@ -48,7 +48,7 @@ def two_records(finished_event, django_capture_on_commit_callbacks):
     with capture(execute=True):
         refresh_ledgers_naming([gone], "entered with no ACC number")
     director = UserFactory()
-    club = club_create(name="Tuesday Pegs", user=director)
+    club = ClubFactory(name="Tuesday Pegs", director=director)
     keep = PlayerFactory(name="Ann Able", user=UserFactory())
     others = [PlayerFactory(name=f"Member {i:02}") for i in range(9)]
     play_night(club, director, [keep, *others], date(2026, 9, 8), capture)
