@@ -17,6 +17,7 @@ from tournaments.services.waitlist import event_capacity_set
 from tournaments.services.weekends import (
     weekend_create,
     weekend_event_add,
+    weekend_event_remove,
     weekend_registration_set,
 )
 
@@ -115,3 +116,32 @@ def test_a_registration_approved_and_one_waitlisted_on_a_phone(open_page, live_s
     assert RegistrationChoice.objects.get(request=late).status == "waitlisted"
     screenshot(waiting, "registration-waitlisted-phone")
     _no_sideways_scroll(waiting)
+
+
+def test_a_request_for_an_event_taken_off_the_weekend_is_refused_with_the_way_on(
+    open_page, live_server
+):
+    director = UserFactory(username="dora", password=PASSWORD)
+    weekend = weekend_create(
+        user=director, name="Fall Classic", starts_on=date.today() + timedelta(days=20)
+    )
+    main = EventFactory(director=director, name="Fall Main")
+    satellite = EventFactory(director=director, name="Friday Satellite")
+    for event in (main, satellite):
+        weekend_event_add(weekend=weekend, event=event, user=director)
+    weekend_registration_set(weekend=weekend, user=director, open=True)
+    request = registration_request_create(
+        weekend=weekend, name="Margaret Doyle", event_ids=[main.pk, satellite.pk]
+    )
+    weekend_event_remove(weekend=weekend, event=satellite, user=director)
+
+    desk = open_page(f"{live_server.url}/", form_errors=True)
+    log_in(desk, live_server, "dora", PASSWORD)
+    desk.goto(f"{live_server.url}/weekends/{weekend.pk}/manage/")
+    desk.locator(f"#request-{request.pk}").get_by_role("button", name="Approve").click()
+    refusal = desk.get_by_role("alert").first.inner_text()
+    assert "Friday Satellite is no longer part of Fall Classic" in refusal
+    assert "Ask the player for a change" in refusal
+    screenshot(desk, "registration-approve-refused")
+    _no_sideways_scroll(desk)
+    assert not Entry.objects.filter(player__name="Margaret Doyle").exists()
