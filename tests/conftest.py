@@ -36,6 +36,34 @@ def fast_password_hashing():
         yield
 
 
+@pytest.fixture(scope="session", autouse=True)
+def one_request_at_a_time_on_sqlite():
+    """On SQLite (``make test``) the test database lives in memory, and the live server's
+    threads share the test's one connection: two requests at once (a phone's queue sending
+    a report while its page sends it too) interleave their transactions on it, and one's
+    error breaks the other's and every later test's. The server then answers one request at
+    a time, as venue mode's single worker does on SQLite; on PostgreSQL each thread has its
+    own connection and requests run side by side, as in production."""
+    from django.core.servers.basehttp import WSGIServer
+    from django.db import connection
+    from django.test.testcases import LiveServerThread
+
+    class OneAtATime(WSGIServer):
+        """Django's server without threads (it answers ``Connection: close``, so a browser's
+        kept-alive connection never holds it); the live server's own thread already uses the
+        test's connection (``LiveServerThread.run``)."""
+
+        def __init__(self, *args, connections_override=None, **kwargs):
+            super().__init__(*args, **kwargs)
+
+    if connection.vendor != "sqlite":
+        yield
+        return
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(LiveServerThread, "server_class", OneAtATime)
+        yield
+
+
 def pytest_collection_modifyitems(config, items):
     if SERVICES_REQUIRED:
         return
