@@ -11,14 +11,12 @@
 from __future__ import annotations
 
 from django import forms
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from tournaments.errors import ServiceError
 from tournaments.models import ClubAuditEntry
 from tournaments.selectors.access import club_get_for_director, club_get_for_office
 from tournaments.selectors.club_history import club_audit_entries
@@ -30,21 +28,13 @@ from tournaments.services.club_recognition import (
     club_recognition_revoke,
 )
 from tournaments.views.history import changes
+from tournaments.views.refusals import done_or_refused
 
 PER_PAGE = 50
 
 
 class NoteForm(forms.Form):
     note = forms.CharField(max_length=300, required=False)
-
-
-def _done(request, action, success: str) -> None:
-    try:
-        action()
-    except ServiceError as exc:
-        messages.error(request, exc.message)
-    else:
-        messages.success(request, success)
 
 
 def _back(club_id: int) -> str:
@@ -57,11 +47,17 @@ def club_recognition(request, club_id: int):
     """A club director asks the ACC office, or takes the request back."""
     club = club_get_for_director(club_id=club_id, user=request.user)
     if request.POST.get("action") == "withdraw":
-        _done(request, lambda: club_recognition_request_withdraw(club=club, user=request.user),
-              "Your request is withdrawn.")  # fmt: skip
+        done_or_refused(
+            request,
+            lambda: club_recognition_request_withdraw(club=club, user=request.user),
+            "Your request is withdrawn.",
+        )
     else:
-        _done(request, lambda: club_recognition_request(club=club, user=request.user),
-              "Asked: the ACC office will recognise the club or say why not.")  # fmt: skip
+        done_or_refused(
+            request,
+            lambda: club_recognition_request(club=club, user=request.user),
+            "Asked: the ACC office will recognise the club or say why not.",
+        )
     return redirect(_back(club.pk))
 
 
@@ -77,7 +73,7 @@ def club_recognition_decide(request, club_id: int, action: str):
         "decline": (club_recognition_decline, f"{club.name}: recognition declined."),
         "revoke": (club_recognition_revoke, f"{club.name}: its recognition is withdrawn."),
     }[action]
-    _done(request, lambda: service(club=club, user=request.user, note=note), words)
+    done_or_refused(request, lambda: service(club=club, user=request.user, note=note), words)
     if request.POST.get("back") == "office":
         return redirect("sanctioning-office")
     return redirect(_back(club.pk))

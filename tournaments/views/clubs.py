@@ -30,7 +30,7 @@ from tournaments.services.clubs import (
 )
 from tournaments.services.invitations import invitation_send
 from tournaments.views.invitations import invitation_withdraw_for
-from tournaments.views.refusals import refusal_on_form
+from tournaments.views.refusals import done_or_refused, refusal_on_form
 
 PER_PAGE = 50
 
@@ -192,12 +192,11 @@ def club_director_new(request, club_id: int):
 @require_POST
 def club_director_remove_view(request, club_id: int, user_id: int):
     club = club_get_for_director(club_id=club_id, user=request.user)
-    try:
-        club_director_remove(club=club, actor=request.user, user_id=user_id)
-    except ServiceError as exc:
-        messages.error(request, exc.message)
-    else:
-        messages.success(request, "Removed: they no longer direct the club.")
+    done_or_refused(
+        request,
+        lambda: club_director_remove(club=club, actor=request.user, user_id=user_id),
+        "Removed: they no longer direct the club.",
+    )
     return redirect(reverse("club-detail", args=[club.pk]) + "#directors-heading")
 
 

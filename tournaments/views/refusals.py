@@ -22,6 +22,18 @@ def refusal_message(request, exc: ServiceError) -> None:
     messages.error(request, format_html('{}<ul class="blockers">{}</ul>', exc.lead, items))
 
 
+def done_or_refused(request, action, success: str) -> bool:
+    """Run ``action`` (a service call): its refusal as a message (``refusal_message``), or
+    ``success`` as one. True when it was done."""
+    try:
+        action()
+    except ServiceError as exc:
+        refusal_message(request, exc)
+        return False
+    messages.success(request, success)
+    return True
+
+
 def refusal_on_form(form, exc: ServiceError) -> None:
     """Next to the field the refusal names, or at the top of the form when it names none."""
     form.add_error(exc.field if exc.field in form.fields else None, exc.message)

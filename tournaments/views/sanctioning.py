@@ -17,7 +17,6 @@ from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from tournaments.errors import ServiceError
 from tournaments.selectors.access import (
     event_get_for_director,
     event_get_for_sanctioning,
@@ -36,19 +35,11 @@ from tournaments.services.sanctioning import (
     event_sanction_request_withdraw,
     event_sanction_revoke,
 )
+from tournaments.views.refusals import done_or_refused
 
 
 class NoteForm(forms.Form):
     note = forms.CharField(max_length=300, required=False)
-
-
-def _done(request, action, success: str) -> None:
-    try:
-        action()
-    except ServiceError as exc:
-        messages.error(request, exc.message)
-    else:
-        messages.success(request, success)
 
 
 @login_required
@@ -57,11 +48,17 @@ def event_sanctioning(request, event_id: int):
     """The director asks the ACC office, or takes the request back."""
     event = event_get_for_director(event_id=event_id, user=request.user)
     if request.POST.get("action") == "withdraw":
-        _done(request, lambda: event_sanction_request_withdraw(event=event, user=request.user),
-              "Your request is withdrawn.")  # fmt: skip
+        done_or_refused(
+            request,
+            lambda: event_sanction_request_withdraw(event=event, user=request.user),
+            "Your request is withdrawn.",
+        )
     else:
-        _done(request, lambda: event_sanction_request(event=event, user=request.user),
-              "Asked: the ACC office will sanction the event or say why not.")  # fmt: skip
+        done_or_refused(
+            request,
+            lambda: event_sanction_request(event=event, user=request.user),
+            "Asked: the ACC office will sanction the event or say why not.",
+        )
         mrp_note = event_sanction_status(event=event).mrp_note
         if mrp_note:
             messages.warning(request, mrp_note)
@@ -93,5 +90,5 @@ def office_decide(request, event_id: int, action: str):
         "decline": (event_sanction_decline, f"{event.name}: sanctioning declined."),
         "revoke": (event_sanction_revoke, f"{event.name}: its sanction is withdrawn."),
     }[action]
-    _done(request, lambda: service(event=event, user=request.user, note=note), words)
+    done_or_refused(request, lambda: service(event=event, user=request.user, note=note), words)
     return redirect("sanctioning-office")
