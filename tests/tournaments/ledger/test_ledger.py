@@ -17,6 +17,7 @@ from tournaments.models import (
     Match,
     MatchGame,
     MrpAward,
+    Playoff,
     PlayoffSeed,
 )
 from tournaments.selectors.standings import standings_live
@@ -101,12 +102,21 @@ def test_a_correction_re_finalises_and_keeps_the_old_rows(
     event = finished_event()
     _finalise(event, django_capture_on_commit_callbacks)
     top = PlayoffSeed.objects.get(playoff__event=event, seed=1).entry_id
-    win = (
-        CardLine.objects.filter(seat__entry_id=top, kind="verified", current=True, game_points=2)
-        .select_related("seat__table")
-        .first()
+    # A win over a player below the cut: the correction leaves the bracket as it is (a win
+    # over a qualifier or the high non-qualifier may move a seed, and is refused once the
+    # playoff has games; the event's results are random).
+    playoff = Playoff.objects.get(event=event)
+    around_the_cut = {*playoff.seeds.values_list("entry_id", flat=True)}
+    around_the_cut.add(playoff.high_non_qualifier_id)
+    wins = CardLine.objects.filter(
+        seat__entry_id=top, kind="verified", current=True, game_points=2
+    ).select_related("seat__table")
+    win, other = next(
+        (line, opponent)
+        for line in wins
+        for opponent in line.seat.table.seats.exclude(entry_id=top)
+        if opponent.entry_id not in around_the_cut
     )
-    other = win.seat.table.seats.exclude(entry_id=top).get()
     before = MrpAward.objects.get(event=event, entry_id=top, current=True).points
     with django_capture_on_commit_callbacks(execute=True):
         table_correct(
