@@ -499,6 +499,7 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": "WARNING"},
     "loggers": {
         "tournaments": {"level": env_str("LOG_LEVEL", "INFO")},
+        "config": {"level": env_str("LOG_LEVEL", "INFO")},
         "django": {"handlers": ["console"], "level": "WARNING", "propagate": False},
         "django.server": {"handlers": ["console"], "level": "INFO", "propagate": False},
     },

@@ -99,9 +99,18 @@ class Compiled:
     """``build(*values)``, a queryset, compiled once per process and database kind, and run
     for the ``values`` asked. ``kinds`` are the values' types (int or str)."""
 
+    # Every compiled query made in this process: a new web worker compiles them before its
+    # first request (``config.warm``).
+    made: list[Compiled] = []
+
     def __init__(self, build: Callable[..., QuerySet], *kinds: type) -> None:
         self.build, self.kinds = build, kinds
         functools.update_wrapper(self, build)
+        Compiled.made.append(self)
+
+    def plan(self, vendor: str) -> _Plan:
+        """The SQL for ``vendor``'s databases, built at its first use in the process."""
+        return self._plan_for(vendor)
 
     @functools.cache  # noqa: B019  (one entry per query and database kind, for the process)
     def _plan_for(self, vendor: str) -> _Plan:

@@ -289,6 +289,19 @@ def _public_row(pk: int) -> QuerySet:
     )
 
 
+# Made now, not at their first poll, so a new worker compiles them before it takes a request
+# (``config.warm``).
+for _build, _kind in (
+    (_entry_row, str),
+    (_entry_row, int),
+    (_phones_row, int),
+    (_games_row, int),
+    (_event_row, int),
+    (_public_row, int),
+):
+    _compiled(_build, _kind)
+
+
 def game_version(*, game: Game) -> str:
     """What a game's page shows: its state and pairing times, and its pairing job's progress."""
     row = (

@@ -1,0 +1,104 @@
+"""A web worker made ready before it takes its first request (gunicorn's ``post_worker_init``).
+
+Django does some work once per process, at the first request that needs it: importing the
+URL configuration (every view, DRF, the schema), compiling each template, reading the static
+files' manifest, opening the database connection, building the hottest queries' SQL
+(``selectors.compiled``) and preparing them on the connection. Together that is 0.3-0.9 s
+of one worker's time. A worker that has
+just started (a deploy, or gunicorn replacing one that died) did it while a thousand phones
+opened their pages: its first requests waited, and every request queued behind them waited
+too. Here it is done before the worker accepts a connection.
+
+Each step is best effort: a worker that cannot reach the database, or finds a broken template,
+still starts, logs why, and does that step at its first request as it would have.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from pathlib import Path
+
+logger = logging.getLogger(__name__)
+
+
+def worker_warm() -> dict[str, float]:
+    """Do once, now, what this process's first requests would do once. Returns each step's
+    milliseconds (for the log and the tests)."""
+    took = {}
+    for name, step in (
+        ("urls", _urls),
+        ("templates", _templates),
+        ("static", _static),
+        ("database", _database),
+        ("queries", _queries),
+    ):
+        start = time.perf_counter()
+        try:
+            step()
+        except Exception:  # a step that fails here fails again, visibly, at its first request
+            logger.warning("worker warm-up: %s skipped", name, exc_info=True)
+        took[name] = (time.perf_counter() - start) * 1000
+    logger.info("worker warm-up: %s", ", ".join(f"{k} {v:.0f} ms" for k, v in took.items()))
+    return took
+
+
+def _urls() -> None:
+    from django.urls import get_resolver
+
+    resolver = get_resolver()
+    _ = resolver.url_patterns  # imports the URL configuration: every view and what it imports
+    _ = resolver.reverse_dict  # the reverse lookup tables, built on the first reverse()
+
+
+def template_names() -> list[str]:
+    """Every template of this project's own directories (the pages people open; third-party
+    ones such as the admin's are left to their first use)."""
+    from django.conf import settings
+
+    names = []
+    for directory in settings.TEMPLATES[0]["DIRS"]:
+        root = Path(directory)
+        found = root.rglob("*")
+        names += sorted(str(p.relative_to(root)) for p in found if p.suffix in (".html", ".txt"))
+    return names
+
+
+def _templates() -> None:
+    from django.template import TemplateSyntaxError
+    from django.template.loader import get_template
+
+    for name in template_names():
+        try:
+            get_template(name)  # compiled and kept by the cached loader
+        except TemplateSyntaxError:
+            logger.warning("worker warm-up: template %s does not compile", name, exc_info=True)
+
+
+def _static() -> None:
+    from django.contrib.staticfiles.storage import staticfiles_storage
+
+    # The manifest of hashed names is read on the first {% static %}.
+    staticfiles_storage.url("css/pegboard.css")
+
+
+def _database() -> None:
+    from django.db import connection
+
+    connection.ensure_connection()  # kept open for the requests (CONN_MAX_AGE)
+
+
+def _queries() -> None:
+    """Each compiled query built, then run once for a value no row has: its statement is
+    prepared on this worker's connection, and PostgreSQL has read the tables' descriptions
+    into this connection's process (several milliseconds a table at its first use)."""
+    from django.db import connection, transaction
+
+    import tournaments.selectors.live  # noqa: F401  (registers its compiled queries)
+    from tournaments.selectors.compiled import Compiled
+
+    with transaction.atomic():  # a locking read is only built and run inside one
+        for compiled in Compiled.made:
+            compiled.plan(connection.vendor)
+            compiled.rows(*(0 if kind is int else "" for kind in compiled.kinds))
+        transaction.set_rollback(True)  # nothing was written; nothing stays locked
