@@ -114,12 +114,15 @@ def _database_url() -> str:
 
 try:
     # Connections are kept a minute; one the server ended since is noticed and replaced at a
-    # request's first query (one "SELECT 1"), not answered with a 500.
+    # request's first query (config.postgresql), not answered with a 500.
     DATABASES = {
         "default": dj_database_url.parse(_database_url(), conn_max_age=60, conn_health_checks=True)
     }
 except (ValueError, KeyError) as exc:
     raise ImproperlyConfigured(f"DATABASE_URL is not a usable database URL: {exc}") from None
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Django's, with a connection check that needs no "SELECT 1" while the server said nothing.
+    DATABASES["default"]["ENGINE"] = "config.postgresql"
 _prepared = env_bool("DATABASE_PREPARED_STATEMENTS", True)
 if DATABASES["default"]["ENGINE"].endswith("postgresql") and _prepared:
     # Django turns psycopg's prepared statements off (for poolers that cannot keep them), and

@@ -28,6 +28,11 @@ TERMINATE_ALL = (
     "WHERE datname = current_database() AND pid <> pg_backend_pid() "
     "AND backend_type = 'client backend'"
 )
+# The same, returning once each of those sessions has ended (its goodbye sent, its socket
+# closed): a request after it finds every kept connection ended, not one still ending.
+TERMINATE_ALL_ENDED = TERMINATE_ALL.replace(
+    "pg_terminate_backend(pid)", "pg_terminate_backend(pid, 5000)"
+)
 
 
 def postgres_connect() -> psycopg.Connection:

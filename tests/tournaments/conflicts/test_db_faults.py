@@ -32,7 +32,7 @@ from django.conf import settings
 from django.db import connection
 
 from tests.conftest import REPO, database_url_of_test_db, free_port, subprocess_env, wait_for_http
-from tests.helpers import TERMINATE_ALL, postgres_connect
+from tests.helpers import TERMINATE_ALL, TERMINATE_ALL_ENDED, postgres_connect
 from tournaments.models import CardLine, Job, Seat, Table
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -261,7 +261,7 @@ def test_a_phone_finds_its_pages_after_the_database_ended_every_session(stack, e
     with postgres_connect() as admin:
 
         def after_the_end(method, path, body="", **headers):
-            admin.execute(TERMINATE_ALL)  # every kept connection of every web process
+            admin.execute(TERMINATE_ALL_ENDED)  # every kept connection of every web process
             return stack.answer(method, path, body, **headers)
 
         seen = [after_the_end("GET", f"/r/{token}/")[0]]
