@@ -192,5 +192,5 @@ def _throttle_counts_cleared():
     from tournaments.heard import heard_forget_memo
 
     caches["throttle"].clear()
-    caches["heard"].clear()  # when each phone was last heard (tournaments.heard), and its memo
-    heard_forget_memo()
+    heard_forget_memo()  # the memo of when each phone was last heard (no write in flight after)
+    caches["heard"].clear()  # and the times written (tournaments.heard)
