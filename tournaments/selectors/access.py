@@ -268,13 +268,21 @@ def entry_get_by_token(*, token: str) -> Entry:
     moment the director can no longer undo the new link (``services.links``)."""
     entry = _ENTRY_BY_TOKEN.first(token) if token else None
     if entry is None:
-        raise Http404("This link is not valid. Ask the director for your scorecard link.")
+        raise Http404(LINK_NOT_VALID)
+    entry_link_used(entry=entry)
+    return entry
+
+
+LINK_NOT_VALID = "This link is not valid. Ask the director for your scorecard link."
+
+
+def entry_link_used(*, entry: Entry) -> None:
+    """Notes the first use of a link that replaced another (one update, only then)."""
     if entry.previous_report_token and entry.token_used_at is None:
         entry.token_used_at = timezone.now()
         Entry.objects.filter(pk=entry.pk, token_used_at__isnull=True).update(
             token_used_at=entry.token_used_at
         )
-    return entry
 
 
 def club_directs(*, club: Club, user) -> bool:

@@ -173,36 +173,72 @@ def _entry_digest(row: tuple) -> str:
     return _digest("entry", pk, (row, _shared("games", event_id, _games_row)))
 
 
+def _entry_parts(me) -> dict:
+    """The newest trace of everything a player's page shows of its own entry."""
+    return {
+        # The player's own lines and their tables' lines, each found through the indexes
+        # (one query with "or" joined the whole event's seats: it grew with the field).
+        "v_line": _newest(CardLine.objects.filter(seat__entry=me), "id"),
+        "v_table_line": _newest(CardLine.objects.filter(seat__table__seats__entry=me), "id"),
+        "v_seat": _newest(Seat.objects.filter(entry=me), "id"),
+        "v_notice": _newest(Notice.objects.filter(entry=me), "id"),
+        "v_notice_seen": _newest(Notice.objects.filter(entry=me), "seen_at"),
+    }
+
+
+# The entry's row its page's version is made of, in this order.
+_ENTRY_FIELDS = (
+    "pk",
+    "event_id",
+    "status",
+    "withdrawn_after_game",
+    "missed_games",
+    "report_token",
+    "v_line",
+    "v_table_line",
+    "v_seat",
+    "v_notice",
+    "v_notice_seen",
+)
+
+
 def _entry_row(key: int | str) -> QuerySet:
     """An entry by id, or by its private link."""
-    me = OuterRef("pk")
     lookup = {"report_token": key} if isinstance(key, str) else {"pk": key}
     return (
         Entry.objects.filter(**lookup)
         .order_by()
-        .annotate(
-            # The player's own lines and their tables' lines, each found through the indexes
-            # (one query with "or" joined the whole event's seats: it grew with the field).
-            v_line=_newest(CardLine.objects.filter(seat__entry=me), "id"),
-            v_table_line=_newest(CardLine.objects.filter(seat__table__seats__entry=me), "id"),
-            v_seat=_newest(Seat.objects.filter(entry=me), "id"),
-            v_notice=_newest(Notice.objects.filter(entry=me), "id"),
-            v_notice_seen=_newest(Notice.objects.filter(entry=me), "seen_at"),
-        )
-        .values_list(
-            "pk",
-            "event_id",
-            "status",
-            "withdrawn_after_game",
-            "missed_games",
-            "report_token",
-            "v_line",
-            "v_table_line",
-            "v_seat",
-            "v_notice",
-            "v_notice_seen",
-        )
+        .annotate(**_entry_parts(OuterRef("pk")))
+        .values_list(*_ENTRY_FIELDS)
     )
+
+
+def _entry_with_parts(token: str) -> QuerySet:
+    """The entry whose private link this is, as ``selectors.access`` reads it (its player and
+    event), with its version's parts."""
+    return (
+        Entry.objects.select_related("player", "event")
+        .filter(report_token=token)
+        .order_by()
+        .annotate(**_entry_parts(OuterRef("pk")))[:1]
+    )
+
+
+_ENTRY_WITH_PARTS = Compiled(_entry_with_parts, str)
+
+
+def entry_and_poll_by_token(*, token: str) -> tuple[Entry, tuple[str, float]] | None:
+    """The entry of a private link and its page's version and poll seconds, in ONE query (a
+    phone opening its page needs both; ``entry_poll_by_token`` and then
+    ``selectors.access.entry_get_by_token`` were two round trips). The entry carries its
+    version's parts (``v_line``, ``v_notice``...), read in the same statement: a part that is
+    None says there is nothing of that kind to read (``selectors.report.player_state``).
+    None for a link that is not valid."""
+    entry = _ENTRY_WITH_PARTS.first(token) if token else None
+    if entry is None:
+        return None
+    row = tuple(getattr(entry, field) for field in _ENTRY_FIELDS)
+    return entry, (_entry_digest(row), poll_seconds(event_id=entry.event_id))
 
 
 def _games_row(pk: int) -> QuerySet:

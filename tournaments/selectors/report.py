@@ -37,7 +37,13 @@ from tournaments.selectors.entrants import Entrant, entrant_of
 from tournaments.selectors.events import event_scoring_settings
 from tournaments.selectors.playoffs import entry_current_match
 from tournaments.selectors.report_match import MatchState, Settlement, match_state
-from tournaments.selectors.results import CardRow, RunningCard, entry_card, report_refusal
+from tournaments.selectors.results import (
+    CardRow,
+    RunningCard,
+    entry_card,
+    known_none,
+    report_refusal,
+)
 from tournaments.selectors.team_cards import team_entry_card
 
 Source = CardLine.Source
@@ -214,7 +220,8 @@ def player_state(*, entry: Entry) -> PlayerState:
     card = team_entry_card(entry=entry) if entry.team_id else entry_card(entry=entry)
     seat = card.current
     since = timezone.now() - NOTICES_SHOWN_FOR
-    notices = [n for n in _NOTICES.rows(entry.pk) if n.seen_at is None or n.created_at >= since]
+    kept = [] if known_none(entry, "v_notice") else _NOTICES.rows(entry.pk)
+    notices = [n for n in kept if n.seen_at is None or n.created_at >= since]
     withdrawn = entry.status == Entry.Status.WITHDRAWN
     match = entry_current_match(entry=entry)
     return PlayerState(

@@ -146,6 +146,16 @@ _CARD_LINES = Compiled(
 )
 
 
+_UNREAD = object()
+
+
+def known_none(entry, *parts: str) -> bool:
+    """Whether ``entry`` was read with its page's version (``selectors.live.
+    entry_and_poll_by_token``, in the same statement) and each of these parts (the newest id
+    of a kind of row) is None: there is no such row, so there is nothing to read."""
+    return all(getattr(entry, part, _UNREAD) is None for part in parts)
+
+
 def entry_current_seat(*, entry) -> Seat | None:
     """The seat of the latest game in play for ``entry`` (published or closed)."""
     return _CURRENT_SEAT.first(entry.pk)
@@ -168,7 +178,8 @@ def entry_card(*, entry) -> RunningCard:
         current.entry = entry
         current.game.event = entry.event
     lines: dict[int, dict[str, CardLine]] = {}
-    for line in _CARD_LINES.rows(entry.pk, (current and current.table_id) or 0):
+    none_yet = known_none(entry, "v_line", "v_table_line")  # no line at any of its tables
+    for line in [] if none_yet else _CARD_LINES.rows(entry.pk, (current and current.table_id) or 0):
         lines.setdefault(line.seat_id, {})[line.kind] = line
     own = {seat.pk for seat in seats}
     theirs = next((kinds for seat_id, kinds in lines.items() if seat_id not in own), {})

@@ -10,20 +10,21 @@ import uuid
 
 from django import forms
 from django.contrib.auth.decorators import login_required
+from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils import timezone
 
 from tournaments.errors import Conflict, ServiceError
 from tournaments.live_poll import POLL_HEADER, VERSION_KEY
 from tournaments.models import Notice
-from tournaments.selectors.access import entry_get_by_token
+from tournaments.selectors.access import LINK_NOT_VALID, entry_get_by_token, entry_link_used
 from tournaments.selectors.account_links import (
     account_link_offer,
     account_links_of_user,
     entries_of_user,
     player_of_user,
 )
-from tournaments.selectors.live import entry_poll_by_token, poll_seconds
+from tournaments.selectors.live import entry_and_poll_by_token, poll_seconds
 from tournaments.selectors.report import player_state
 from tournaments.selectors.results import entry_current_seat
 from tournaments.services.conflicts import read_again_on_drop
@@ -88,21 +89,7 @@ def player_page(request, token: str):
 
 def _player_page(request, token: str):
     if request.method == "GET" and request.GET.get("part") == "live":
-        # A poll: answered 304 from the version alone, the entry loaded only to render. The
-        # WSGI shortcut (``live_poll``) hands on the version it read for this request.
-        found = request.META.get(VERSION_KEY) or entry_poll_by_token(token=token)
-        if found is not None:
-            response = live_part(
-                request,
-                version=found[0],
-                render=lambda: render(
-                    request,
-                    "tournaments/player/_live.html",
-                    live_part_context(entry_get_by_token(token=token)),
-                ),
-            )
-            response[POLL_HEADER] = f"{found[1]:g}"  # when the phone asks next (live.js)
-            return response
+        return _live(request, token)
     entry = read_again_on_drop(lambda: entry_get_by_token(token=token))
     if request.method == "POST" and "link" in request.POST:
         # Asked, never on opening; and it only sends the player a code (services.account_links).
@@ -115,6 +102,29 @@ def _player_page(request, token: str):
         if status == 302:
             return redirect("player-page", token=token)
     return read_again_on_drop(lambda: _page(request, entry, extra, status))
+
+
+def _live(request, token: str):
+    """A poll: answered 304 from the version alone. The WSGI shortcut (``live_poll``) hands on
+    the version it read for a poll that changed; a phone opening its page (no ETag) has the
+    entry and its version read together, in one query."""
+    found = request.META.get(VERSION_KEY)
+    if found is not None:
+        read = lambda: entry_get_by_token(token=token)  # noqa: E731
+    else:
+        both = entry_and_poll_by_token(token=token)
+        if both is None:
+            raise Http404(LINK_NOT_VALID)
+        entry, found = both
+        entry_link_used(entry=entry)
+        read = lambda: entry  # noqa: E731
+    response = live_part(
+        request,
+        version=found[0],
+        render=lambda: render(request, "tournaments/player/_live.html", live_part_context(read())),
+    )
+    response[POLL_HEADER] = f"{found[1]:g}"  # when the phone asks next (live.js)
+    return response
 
 
 def _page(request, entry, extra: dict, status: int):

@@ -197,3 +197,39 @@ def test_a_jobs_page_follows_the_job(client, event_in_play):
     Job.objects.filter(pk=job.pk).update(progress=50, message="Halfway")
     changed = client.get(url + "?part=live", HTTP_IF_NONE_MATCH=part["ETag"])
     assert changed.status_code == 200 and "Halfway" in changed.content.decode()
+
+
+def test_a_phone_opening_its_page_reads_entry_and_version_in_one_query(client, table):
+    """No ETag (a phone opening its page): one query reads the entry with its version's
+    parts, and what those parts say does not exist (lines at its tables, notices) is not read;
+    the version is the one the poll shortcut reads, so the next poll is a 304."""
+    from tournaments.selectors.live import entry_and_poll_by_token, entry_poll_by_token
+
+    a, b = (seat.entry for seat in table.seats.order_by("position"))
+
+    def opened():
+        with CaptureQueriesContext(connection) as queries:
+            answer = _part(client, a)
+        assert answer.status_code == 200
+        assert answer["ETag"] == f'"{entry_poll_by_token(token=a.report_token)[0]}"'
+        assert entry_and_poll_by_token(token=a.report_token)[1] == entry_poll_by_token(
+            token=a.report_token
+        )
+        sqls = [q["sql"] for q in queries]
+        assert sum('"v_table_line"' in sql for sql in sqls) == 1  # the version, read once
+        return answer, sqls
+
+    answer, sqls = opened()
+    # entry and version, the event's games, its phones (both shared in production), the card
+    assert len(sqls) == 4, sqls
+    assert not any(s.startswith(('SELECT "tournaments_cardline"', 'SELECT "tournaments_notice"'))
+                   for s in sqls)  # fmt: skip
+    card_line_report(seat=table.seats.get(entry=b), won=False, spread=12)
+    answer, sqls = opened()
+    assert len(sqls) == 5 and "has reported: your turn" in answer.content.decode()
+    Notice.objects.create(entry=a, message="Your table is number 1.")
+    answer, sqls = opened()
+    assert len(sqls) == 6 and "Your table is number 1." in answer.content.decode()
+    assert _part(client, a, answer["ETag"]).status_code == 304
+    assert _part(client, a, answer["ETag"].replace('"', "'")).status_code == 200
+    assert client.get("/r/not-a-link/?part=live").status_code == 404
