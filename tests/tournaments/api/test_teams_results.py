@@ -124,6 +124,8 @@ def test_each_partners_page_shows_the_teams_game(doubles_game, anonymous, client
     page = client.get(reverse("player-page", args=[seats[3].entry.report_token]))
     text = page.content.decode()
     assert f"Team <strong>{escape(seats[1].entry.team.name)}</strong>. Either" in text
+    # The partner who did not report sees the team's report, not one they made.
+    assert "Your team's report: <strong>" in text and "Change the team's report" in text
     assert escape(other_team) in text
     Team.objects.filter(pk=seats[1].entry.team_id).update(name="The Pegs")
     page = client.get(reverse("player-page", args=[seats[3].entry.report_token]))

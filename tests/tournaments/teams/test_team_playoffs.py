@@ -59,6 +59,8 @@ def test_either_partner_reports_the_teams_playoff_games_and_sees_its_match():
     client = Client()
     # The second partners, who are not the seeded entries, report game 1 from their links.
     assert report(client, ours[1], "won", 20, 1).status_code == 201
+    page = client.get(reverse("player-page", args=[ours[0].report_token])).content.decode()
+    assert "Your team's report of game 1" in page  # the other partner reported it
     answer = report(client, theirs[1], "lost", 20, 1)
     assert answer.status_code == 201, answer.json()
     assert (answer.json()["a"]["wins"], answer.json()["b"]["wins"]) == (1, 0)
