@@ -8,10 +8,12 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils.html import escape
 
 from tests.factories import UserFactory
 from tournaments.errors import Blocked
-from tournaments.models import Entry, Event, JudgeCall, Match, Team
+from tournaments.models import Entry, Event, JudgeCall, Match, Table, Team
+from tournaments.selectors.entrants import entrant_label
 from tournaments.services.judge_calls import judge_call_to_match
 from tournaments.services.playoffs import playoff_build_request
 from tournaments.services.simulation import event_simulate
@@ -115,3 +117,24 @@ def test_teams_tied_across_the_cut_are_named_as_teams():
     teams = {team.name for team in Team.objects.filter(event=event)}
     tied = refused.value.blockers[0].text.partition(" are tied")[0]
     assert tied.count(" & ") == 2 and all(name in teams for name in tied.split(", "))
+
+
+def test_the_match_and_ruling_pages_name_the_teams():
+    event, match, (ours, theirs) = _final()
+    client = Client()
+    assert report(client, ours[1], "won", 20, 1).status_code == 201
+    assert report(client, theirs[1], "lost", 20, 1).status_code == 201
+    Team.objects.filter(pk=ours[0].team_id).update(name="The Pegs")
+    client.force_login(event.created_by)
+    page = client.get(reverse("match-detail", args=[event.pk, match.pk])).content.decode()
+    assert "Game 1: won by The Pegs" in page  # not by the first partner alone
+    ruling = client.get(reverse("match-ruling-form", args=[event.pk, match.pk])).content.decode()
+    other = Team.objects.get(pk=theirs[0].team_id).name
+    label = f"The Pegs ({ours[0].name} and {ours[1].name})"
+    assert f"{label} v {escape(other)}" in ruling
+
+    table = Table.objects.filter(game__event=event, game__number=1).first()
+    ruling = client.get(reverse("ruling-form", args=[event.pk, 1, table.number])).content.decode()
+    seats = list(table.seats.select_related("entry__team").order_by("position"))
+    first, second = seats[0].entry, seats[1].entry
+    assert f"{escape(entrant_label(first))} v {escape(entrant_label(second))}</p>" in ruling
