@@ -107,6 +107,8 @@ def test_a_disagreement_is_cross_checked_between_the_two_teams_cards(
         (1, "rule_12_2"),
         (2, "rule_12_2"),
     ]
+    # Case e, in words that fit two teams as well as two players.
+    assert "it is a loss for both sides" in body["lines"][0]["reason"]
     table.refresh_from_db()
     assert table.status == Table.Status.VERIFIED
 
