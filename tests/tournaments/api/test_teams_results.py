@@ -199,3 +199,12 @@ def test_a_ruling_at_a_doubles_table_is_between_the_two_teams(doubles_game, dire
             reneged_cards=1, notes="",
         )  # fmt: skip
     assert refused.value.code == "judge_is_player"  # a partner at the table never judges it
+
+
+def test_the_table_page_names_the_teams_with_their_partners(doubles_game, director, client):
+    event, table, seats = doubles_game
+    Team.objects.filter(pk=seats[1].entry.team_id).update(name="The Pegs")
+    client.force_login(director)
+    page = client.get(reverse("table-detail", args=[event.pk, 1, table.number])).content.decode()
+    assert '<th scope="col">Team</th>' in page and '<th scope="col">Player</th>' not in page
+    assert f"The Pegs ({seats[1].entry.name} and {seats[3].entry.name})" in page
