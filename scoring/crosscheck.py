@@ -294,7 +294,7 @@ def _same_claims(entries: tuple[_Entry, ...], steps: _Steps) -> tuple[_Entry, ..
         steps.add(
             "d",
             f"Both cards claim {claim}, with the spreads in opposite columns: {winner}'s "
-            f"spread is in the plus column, so {winner} gets the win and the other player "
+            f"spread is in the plus column, so {winner} gets the win and the other side "
             "the loss.",
             entries,
         )
@@ -302,7 +302,7 @@ def _same_claims(entries: tuple[_Entry, ...], steps: _Steps) -> tuple[_Entry, ..
     steps.add(
         "e",
         f"Both cards claim {claim}, with both spreads in the {_column(a.in_plus)} column: "
-        "it is a loss for both players, each by their own figure in the minus column.",
+        "it is a loss for both sides, each by their own figure in the minus column.",
         entries,
     )
     return tuple(_Entry(False, False, entry.figure) for entry in entries)

@@ -66,3 +66,27 @@ def test_partners_report_and_confirm_from_their_own_phones(open_page, live_serve
     wall = open_page(f"{live_server.url}/events/{event.pk}/wall/", width=1920, height=1080)
     assert theirs.name in wall.locator("body").inner_text()
     screenshot(wall, "doubles-wall")
+
+
+def test_the_doubles_standings_on_a_phone_name_teams_and_draw_the_cut_once(open_page, live_server):
+    from tournaments.models import Team
+    from tournaments.services.simulation import event_simulate
+
+    event = event_simulate(
+        players=16, games=2, seed=6, director=UserFactory(), style="doubles", stop_after_game=1,
+        rulings=0,
+    ).event  # fmt: skip
+    named = Team.objects.filter(event=event).order_by("pk").first()
+    Team.objects.filter(pk=named.pk).update(name="The Pegs")
+    page = open_page(f"{live_server.url}/events/{event.pk}/standings/")
+    partners = " and ".join(player.name for player in named.players)
+    assert f"The Pegs ({partners})" in page.locator("table.standings").inner_text()
+    cut = page.locator("tr.cut-line")
+    assert cut.count() == 1
+    # On a phone each row is a card: the cut is one thick line under the last qualifier's
+    # card, not a line under each of its figures.
+    style = "(el, side) => getComputedStyle(el)[side]"
+    assert cut.evaluate(style, "borderBottomWidth") == "5px"
+    for cell in cut.locator("td").all():
+        assert cell.evaluate(style, "borderBottomWidth") == "0px"
+    screenshot(page, "doubles-standings-phone")

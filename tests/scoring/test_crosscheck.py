@@ -129,7 +129,7 @@ def test_c_then_e_when_both_claim_a_win():
     assert result.explanations[1] == (
         "Alice wrote a win with no spread; Bob wrote a win by 20. After case c the cards read: "
         "Alice a win by 20, Bob a win by 20. Both cards claim a win, with both spreads in the "
-        "plus column: it is a loss for both players, each by their own figure in the minus "
+        "plus column: it is a loss for both sides, each by their own figure in the minus "
         "column."
     )
 
@@ -145,7 +145,7 @@ def test_d_both_claim_a_win():
     assert result.explanations[0] == (
         "Alice wrote a win with 20 in the minus column; Bob wrote a win by 20. Both cards claim "
         "a win, with the spreads in opposite columns: Bob's spread is in the plus column, so "
-        "Bob gets the win and the other player the loss."
+        "Bob gets the win and the other side the loss."
     )
 
 
@@ -176,7 +176,7 @@ def test_e_both_claim_a_win_in_plus():
     assert result.changed == ("a", "b")
     assert result.explanations[0] == (
         "Alice wrote a win by 20; Bob wrote a win by 20. Both cards claim a win, with both "
-        "spreads in the plus column: it is a loss for both players, each by their own figure in "
+        "spreads in the plus column: it is a loss for both sides, each by their own figure in "
         "the minus column."
     )
 
@@ -207,7 +207,7 @@ def test_e_then_a_says_what_each_player_wrote_before_what_case_e_made_of_it():
     )
     assert result.summary == (
         "Alice wrote a win by 16; Bob wrote a win by 21. Case e: Both cards claim a win, with "
-        "both spreads in the plus column: it is a loss for both players, each by their own "
+        "both spreads in the plus column: it is a loss for both sides, each by their own "
         "figure in the minus column. Case a: Disadvantage goes to the apparent qualifier: Alice "
         "gets a loss by 21. Case g: Re-totalled: Alice 0 game points, minus 21; Bob 0 game "
         "points, minus 21."

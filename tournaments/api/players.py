@@ -51,6 +51,7 @@ class PlayedEventSerializer(serializers.Serializer):
     net_spread = serializers.IntegerField()
     mrp = serializers.IntegerField(allow_null=True)
     member = serializers.BooleanField(allow_null=True)
+    team = serializers.CharField(help_text="the team and both partners (doubles events), or ''")
 
 
 class PlayerPageSerializer(serializers.Serializer):

@@ -45,7 +45,10 @@ from tournaments.services.results import line_preview
 
 class PlayerLineSerializer(serializers.Serializer):
     entry_id = serializers.IntegerField(allow_null=True)
-    name = serializers.CharField(allow_null=True)
+    name = serializers.CharField(
+        allow_null=True, help_text="the player, or in a doubles event the team's name"
+    )
+    team_id = serializers.IntegerField(allow_null=True, help_text="the team (doubles events)")
     seed = serializers.IntegerField(allow_null=True)
     wins = serializers.IntegerField()
 
@@ -76,7 +79,8 @@ def _side(match, side: str) -> dict:
     entry = getattr(match, f"entry_{side}")
     return {
         "entry_id": entry.pk if entry else None,
-        "name": entry.name if entry else None,
+        "name": entry.entrant_name if entry else None,
+        "team_id": entry.team_id if entry else None,
         "seed": getattr(match, f"seed_{side}"),
         "wins": getattr(match, f"wins_{side}", 0),
     }

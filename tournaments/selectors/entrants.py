@@ -113,21 +113,26 @@ def entry_names(*, entries: QuerySet[Entry]) -> dict[int, str]:
 
 def entry_team_names(*, entries: QuerySet[Entry]) -> dict[int, str]:
     """Each entry's entrant by id: its team's name, or its own name without a team."""
-    return {pk: name for pk, (name, _, _) in entry_entrants(entries=entries).items()}
+    return {pk: entrant[0] for pk, entrant in entry_entrants(entries=entries).items()}
 
 
-def entry_entrants(*, entries: QuerySet[Entry]) -> dict[int, tuple[str, int | None, str]]:
+def entry_entrants(*, entries: QuerySet[Entry]) -> dict[int, tuple[str, int | None, str, str]]:
     """Each entry by id as (its entrant's name, its team's id or None, the partners' names
-    "Ann and Bob" or ""), in two queries: the rows of standings and results name teams so."""
+    "Ann and Bob" or "", the label a page shows: ``team_label``), in two queries: the rows of
+    standings and results name teams so."""
     rows = list(entries.order_by("pk").values_list("pk", ENTRANT_NAME, "team_id", "team__name"))
     partners: dict[int, list[str]] = {}
     teamed = Entry.objects.filter(team_id__in={team for _, _, team, _ in rows if team})
     for team, name in teamed.order_by("pk").values_list("team_id", ENTRANT_NAME):
         partners.setdefault(team, []).append(name)
-    return {
-        pk: (team_name or name, team, " and ".join(partners.get(team, [])) if team else "")
-        for pk, name, team, team_name in rows
-    }
+    answer = {}
+    for pk, name, team, team_name in rows:
+        if team:
+            names = partners.get(team, [])
+            answer[pk] = (team_name, team, " and ".join(names), team_label(team_name, names))
+        else:
+            answer[pk] = (name, None, "", name)
+    return answer
 
 
 def teams_in_game(*, event, number: int) -> dict[int, tuple[int, int]]:

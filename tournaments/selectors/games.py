@@ -143,7 +143,8 @@ def game_pairings(*, game: Game) -> Pairings:
     sit_out = None
     if sitting_out:
         side = _side(sitting_out)
-        sit_out = NameRow(side["name"], side["entry_id"], None, "")
+        team = side["name"] if side.get("team_id") else ""  # the team's row is the team
+        sit_out = NameRow(side["name"], side["entry_id"], None, "", team)
         if side.get("team_id"):
             names += [
                 NameRow(s.entry.name, s.entry_id, None, "", side["name"],

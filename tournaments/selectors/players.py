@@ -6,6 +6,9 @@
   points, net spread and MRPs.
 - finish: the playoff band of a finalised event's award ("1", "3-4"...), else the player's
   qualifying rank in the latest standings.
+- doubles: a team's card and standings row are its first partner's entry's; each partner's
+  row shows the team's game points, spread and rank, and ``team`` names the team with both
+  partners ("Aces (Ann and Bob)").
 - totals: ``mrp_total`` (lifetime) and ``mrp_by_year``, from the ledger's current awards.
 - leaderboard: players by MRPs, for a year or for all time, optionally only one club's or one
   region's (by the player's home club); ranks are shared on equal points (1, 2, 2, 4).
@@ -32,6 +35,7 @@ from tournaments.models import (
     StandingsSnapshot,
 )
 from tournaments.selectors.club_recognition import SHARED_RECORD
+from tournaments.selectors.entrants import entry_entrants
 
 
 @dataclass(frozen=True)
@@ -46,6 +50,7 @@ class PlayedEvent:
     net_spread: int
     mrp: int | None
     member: bool | None  # the award's flag: None without an award
+    team: str = ""  # the team and its partners in a doubles event
 
 
 @dataclass(frozen=True)
@@ -106,29 +111,47 @@ def player_page(*, player: Player, viewer) -> PlayerPage:
         entries = entries.filter(event__published=True)
     entries = list(entries.order_by("-event__starts_on", "-event_id"))
     ids = {e.pk for e in entries}
+    card, teams = _team_cards(entries)
+    cards = {card.get(pk, pk) for pk in ids}
     totals = {
         row["seat__entry_id"]: row
-        for row in CardLine.objects.filter(seat__entry_id__in=ids, kind="verified", current=True)
+        for row in CardLine.objects.filter(seat__entry_id__in=cards, kind="verified", current=True)
         .values("seat__entry_id")
         .annotate(gp=Sum("game_points"), net=Sum("plus") - Sum("minus"))
         .order_by()
     }
     awards = {a.entry_id: a for a in MrpAward.objects.filter(entry_id__in=ids, current=True)}
-    ranks = _ranks([e.event_id for e in entries], ids - set(awards))
-    events = [
-        PlayedEvent(
+    ranks = _ranks([e.event_id for e in entries], cards - set(awards))
+    events = []
+    for e in entries:
+        held = card.get(e.pk, e.pk)
+        rank = str(ranks[held]) if held in ranks else ""
+        events.append(PlayedEvent(
             e.event_id, e.event.name, e.event.starts_on, e.event.get_kind_display(),
-            e.get_status_display(),
-            _band(awards[e.pk]) if e.pk in awards else (str(ranks[e.pk]) if e.pk in ranks else ""),
-            (totals.get(e.pk) or {}).get("gp") or 0, (totals.get(e.pk) or {}).get("net") or 0,
+            e.get_status_display(), _band(awards[e.pk]) if e.pk in awards else rank,
+            (totals.get(held) or {}).get("gp") or 0, (totals.get(held) or {}).get("net") or 0,
             awards[e.pk].points if e.pk in awards else None,
-            awards[e.pk].member if e.pk in awards else None,
-        )
-        for e in entries
-    ]  # fmt: skip
+            awards[e.pk].member if e.pk in awards else None, teams.get(e.pk, ""),
+        ))  # fmt: skip
     found = PlayerRating.objects.filter(player=player).first()
     rating = Rating(found.mu, found.sigma, found.games) if found else None
     return PlayerPage(player, events, *_totals(player), rating)
+
+
+def _team_cards(entries: list[Entry]) -> tuple[dict[int, int], dict[int, str]]:
+    """For the player's doubles entries: each one's card entry (the team's first partner's)
+    and its team as pages name it (no query without a doubles entry)."""
+    teamed = [e for e in entries if e.team_id]
+    if not teamed:
+        return {}, {}
+    named = entry_entrants(entries=Entry.objects.filter(team_id__in={e.team_id for e in teamed}))
+    first: dict[int, int] = {}
+    for pk, (_, team, _, _) in sorted(named.items()):
+        first.setdefault(team, pk)
+    return (
+        {e.pk: first[e.team_id] for e in teamed},
+        {e.pk: named[e.pk][3] for e in teamed if e.pk in named},
+    )
 
 
 def _totals(player: Player) -> tuple[int, dict[int, int]]:

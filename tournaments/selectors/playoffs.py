@@ -3,7 +3,9 @@ match with its games for its directors.
 
 - score: games won by each player of a match, from its verified games (forfeits included).
 - current match: the latest round a player is in (byes aside): the match they are playing or
-  waiting for, or the one that ended their playoff.
+  waiting for, or the one that ended their playoff. A doubles team is seeded as its first
+  partner's entry (its standings row); either partner's link finds the team's match, and
+  ``entry_in_match`` gives the entry that plays it for them.
 """
 
 from __future__ import annotations
@@ -104,13 +106,28 @@ def entry_current_match(*, entry: Entry) -> Match | None:
     """The player's match in the latest round they reached, byes aside; None if not seeded."""
     if entry.event.stage not in (Event.Stage.PLAYOFFS, Event.Stage.FINISHED):
         return None  # no bracket before the cut: no query for the thousand polls of a game
+    if entry.team_id:
+        mine = Q(entry_a__team_id=entry.team_id) | Q(entry_b__team_id=entry.team_id)
+    else:
+        mine = Q(entry_a=entry) | Q(entry_b=entry)
     return (
         matches_with_scores()
         .select_related("playoff__event")
-        .filter(Q(entry_a=entry) | Q(entry_b=entry), bye=False)
+        .filter(mine, bye=False)
         .order_by("-round")
         .first()
     )
+
+
+def entry_in_match(match: Match, entry: Entry) -> Entry:
+    """The entry that plays ``match`` for ``entry``: itself, or in a doubles event its team's
+    entry in the match (the first partner's), so either partner reports the team's games, sees
+    its score and calls judges to it."""
+    if entry.team_id and entry.pk not in (match.entry_a_id, match.entry_b_id):
+        for side in (match.entry_a, match.entry_b):
+            if side is not None and side.team_id == entry.team_id:
+                return side
+    return entry
 
 
 def match_games(*, match: Match) -> list[MatchGame]:

@@ -22,7 +22,7 @@ from scoring.games import CardLine as EngineLine
 from scoring.games import lines_reciprocal
 from tournaments.models import CardLine, Entry, Match, MatchGame, MatchLine
 from tournaments.selectors.events import event_scoring_settings
-from tournaments.selectors.playoffs import round_name
+from tournaments.selectors.playoffs import entry_in_match, round_name
 
 Source = MatchLine.Source
 SETTLED_BY = {
@@ -92,9 +92,10 @@ def _score(wins: int, other: int, winner: str) -> str:
 
 def match_state(*, entry: Entry, match: Match) -> MatchState:
     """The player's match: who against, the games won, the current game and its state."""
+    entry = entry_in_match(match, entry)  # a doubles team's card is its first partner's
     mine_a = match.entry_a_id == entry.pk
     other = match.entry_b if mine_a else match.entry_a
-    opponent = other.name if other is not None else None
+    opponent = other.entrant_name if other is not None else None
     wins, opponent_wins = (match.wins_a, match.wins_b) if mine_a else (match.wins_b, match.wins_a)
     games = list(match.games.prefetch_related("lines").select_related("first_dealer__player"))
     in_play = (MatchGame.Status.OPEN, MatchGame.Status.FLAGGED)

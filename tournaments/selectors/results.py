@@ -304,7 +304,13 @@ def standings_table(*, event: Event) -> StandingsTable:
         rows = [
             {
                 **row,
-                **dict(zip(("name", "team_id", "partners"), named[row["entry_id"]], strict=True)),
+                **dict(
+                    zip(
+                        ("name", "team_id", "partners", "label"),
+                        named[row["entry_id"]],
+                        strict=True,
+                    )
+                ),
             }
             for row in snapshot.rows
             if row["entry_id"] in named

@@ -98,9 +98,9 @@ def cut_blockers(*, event: Event) -> list[Blocker]:
 
 
 def cut_tie_blocker(*, event: Event, tied: tuple[int, ...]) -> Blocker:
-    """The players tied across the cut, by name, with the tie playoff's page."""
+    """The players (or teams) tied across the cut, by name, with the tie playoff's page."""
     names = sorted(
-        entrants.entry_names(entries=Entry.objects.filter(event=event, pk__in=tied)).values()
+        entrants.entry_team_names(entries=Entry.objects.filter(event=event, pk__in=tied)).values()
     )
     return Blocker(
         f"{', '.join(names)} are tied across the cut: record the tie playoff between them",

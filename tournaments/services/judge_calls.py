@@ -13,6 +13,7 @@ from django.utils import timezone
 from tournaments.errors import ServiceError
 from tournaments.models import EventRole, Game, JudgeCall, Match, Table
 from tournaments.selectors.access import event_roles
+from tournaments.selectors.playoffs import entry_in_match
 from tournaments.services.audit import Kind, audit_record
 
 _PLAYING = (Game.Status.PUBLISHED, Game.Status.CLOSED)
@@ -80,6 +81,7 @@ def judge_call_create(*, table: Table, entry=None, user=None) -> JudgeCall:
 def judge_call_to_match(*, match: Match, entry) -> JudgeCall:
     """A player of ``match`` calls judges to it (during a game or between games)."""
     match = Match.objects.select_for_update(of=("self",)).get(pk=match.pk)
+    entry = entry_in_match(match, entry)  # either partner calls judges to the team's match
     if entry.pk not in (match.entry_a_id, match.entry_b_id):
         raise ServiceError(
             "You can call judges only to your own match.", field="match", code="not_your_match"

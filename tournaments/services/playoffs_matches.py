@@ -34,6 +34,7 @@ from scoring.games import (
 from tournaments.errors import ServiceError
 from tournaments.models import Entry, Event, Match, MatchGame, MatchLine
 from tournaments.selectors.events import event_scoring_settings
+from tournaments.selectors.playoffs import entry_in_match
 from tournaments.services.conflicts import retry_on_conflict
 from tournaments.services.playoffs import playoff_sync
 
@@ -178,6 +179,7 @@ def match_game_report(
     late): if another game is in play now, the report is refused rather than saved against it."""
     match = match_locked(match)
     line = match_line_for(match.playoff.event, won, spread)
+    entry = entry_in_match(match, entry)  # a partner reports on the team's card
     side = match_side(match, entry.pk)
     _apply_forfeits(match, timezone.now())
     match_check_in_play(match)

@@ -60,7 +60,7 @@ class ClockForm(forms.Form):
 
 
 def _players(match) -> list[tuple[int, str]]:
-    return [(e.pk, e.name) for e in (match.entry_a, match.entry_b) if e is not None]
+    return [(e.pk, e.entrant_name) for e in (match.entry_a, match.entry_b) if e is not None]
 
 
 def bracket(request, event_id: int):

@@ -103,7 +103,11 @@ class RulingForm(forms.Form):
             for code, infraction in CATALOGUE.items()
             if code != "muggins" or event.muggins
         ]
-        self.fields["offender"].choices = [(s.entry_id, s.entry.name) for s in seats]
+        # At a doubles table each partner has a seat and the offender is one of them; a match
+        # has two sides, a doubles team's being its first partner's entry: named by the team.
+        self.fields["offender"].choices = [
+            (s.entry_id, entrant_label(s.entry) if len(seats) == 2 else s.entry.name) for s in seats
+        ]
         judges = self.fields["judges"]
         judges.queryset = event_judges(event=event)
         judges.label_from_instance = person_name
@@ -211,7 +215,8 @@ def _ruling_page(request, context, seats, *, record, **place):
     """Check, preview and save a ruling at ``place`` (``table=`` or ``match=``)."""
     event = context["event"]
     form = RulingForm(request.POST or None, event=event, seats=seats)
-    context.update(seats=seats, form=form)
+    sides = list(dict.fromkeys(entrant_label(seat.entry) for seat in seats))  # teams once
+    context.update(seats=seats, sides=sides, form=form)
     if request.method == "POST" and "edit" not in request.POST and form.is_valid():
         kwargs = form.ruling_kwargs()
         try:

@@ -67,6 +67,7 @@ def test_a_doubles_event_is_paired_by_team(api, director, pair):
             met[frozenset((first, second))] += 1
         sitting = Seat.objects.filter(game__number=number, game__event=event, table=None)
         sitting_team = team_of[body["sit_out"]["entry_id"]]
+        assert body["sit_out"]["team"] == body["sit_out"]["name"] != ""  # the team sits out
         assert {s.entry_id for s in sitting} == partners[sitting_team]  # both partners
         sat_out[sitting_team] += 1
         published = api.post(f"/api/v1/events/{event.pk}/games/{number}/publish/")

@@ -107,6 +107,8 @@ def test_a_disagreement_is_cross_checked_between_the_two_teams_cards(
         (1, "rule_12_2"),
         (2, "rule_12_2"),
     ]
+    # Case e, in words that fit two teams as well as two players.
+    assert "it is a loss for both sides" in body["lines"][0]["reason"]
     table.refresh_from_db()
     assert table.status == Table.Status.VERIFIED
 
@@ -124,6 +126,8 @@ def test_each_partners_page_shows_the_teams_game(doubles_game, anonymous, client
     page = client.get(reverse("player-page", args=[seats[3].entry.report_token]))
     text = page.content.decode()
     assert f"Team <strong>{escape(seats[1].entry.team.name)}</strong>. Either" in text
+    # The partner who did not report sees the team's report, not one they made.
+    assert "Your team's report: <strong>" in text and "Change the team's report" in text
     assert escape(other_team) in text
     Team.objects.filter(pk=seats[1].entry.team_id).update(name="The Pegs")
     page = client.get(reverse("player-page", args=[seats[3].entry.report_token]))
@@ -195,3 +199,12 @@ def test_a_ruling_at_a_doubles_table_is_between_the_two_teams(doubles_game, dire
             reneged_cards=1, notes="",
         )  # fmt: skip
     assert refused.value.code == "judge_is_player"  # a partner at the table never judges it
+
+
+def test_the_table_page_names_the_teams_with_their_partners(doubles_game, director, client):
+    event, table, seats = doubles_game
+    Team.objects.filter(pk=seats[1].entry.team_id).update(name="The Pegs")
+    client.force_login(director)
+    page = client.get(reverse("table-detail", args=[event.pk, 1, table.number])).content.decode()
+    assert '<th scope="col">Team</th>' in page and '<th scope="col">Player</th>' not in page
+    assert f"The Pegs ({seats[1].entry.name} and {seats[3].entry.name})" in page
