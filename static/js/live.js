@@ -10,7 +10,9 @@
   if (!part) return;
   const url = part.dataset.liveUrl;
   let every = (Number(part.dataset.liveSeconds) || 3.5) * 1000;
-  let etag = null;
+  // A page that says which version of its part it holds (a player's page): the first poll
+  // is then a 304 when nothing changed, not the same part again.
+  let etag = part.dataset.liveVersion ? `"${part.dataset.liveVersion}"` : null;
   let timer = null;
   let busy = false;
 

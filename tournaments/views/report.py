@@ -90,7 +90,12 @@ def player_page(request, token: str):
 def _player_page(request, token: str):
     if request.method == "GET" and request.GET.get("part") == "live":
         return _live(request, token)
-    entry = read_again_on_drop(lambda: entry_get_by_token(token=token))
+    version = None
+    if request.method in ("GET", "HEAD"):
+        # The page carries its live part's version: the phone's first poll is then a 304.
+        entry, (version, _) = _entry_and_version(token)
+    else:
+        entry = read_again_on_drop(lambda: entry_get_by_token(token=token))
     if request.method == "POST" and "link" in request.POST:
         # Asked, never on opening; and it only sends the player a code (services.account_links).
         return link_ask(request, entry)
@@ -101,7 +106,17 @@ def _player_page(request, token: str):
         extra, status = _report(request, entry, ReportForm(request.POST))
         if status == 302:
             return redirect("player-page", token=token)
-    return read_again_on_drop(lambda: _page(request, entry, extra, status))
+    return read_again_on_drop(lambda: _page(request, entry, extra, status, version))
+
+
+def _entry_and_version(token: str):
+    """The link's entry and its page's version with its poll seconds, in one query
+    (``entry_and_poll_by_token``); 404 for a link that is not valid."""
+    both = entry_and_poll_by_token(token=token)
+    if both is None:
+        raise Http404(LINK_NOT_VALID)
+    entry_link_used(entry=both[0])
+    return both
 
 
 def _live(request, token: str):
@@ -112,11 +127,7 @@ def _live(request, token: str):
     if found is not None:
         read = lambda: entry_get_by_token(token=token)  # noqa: E731
     else:
-        both = entry_and_poll_by_token(token=token)
-        if both is None:
-            raise Http404(LINK_NOT_VALID)
-        entry, found = both
-        entry_link_used(entry=entry)
+        entry, found = _entry_and_version(token)
         read = lambda: entry  # noqa: E731
     response = live_part(
         request,
@@ -127,8 +138,8 @@ def _live(request, token: str):
     return response
 
 
-def _page(request, entry, extra: dict, status: int):
-    context = player_page_context(request, entry, **extra)
+def _page(request, entry, extra: dict, status: int, version: str | None = None):
+    context = player_page_context(request, entry, live_version=version, **extra)
     response = render(request, "tournaments/player/report.html", context, status=status)
     response["Cache-Control"] = "private, no-cache"
     # A reminder or a cut notice is marked seen when shown; it stays on the page a while.
