@@ -11,7 +11,7 @@ created and dropped; the temporary directory of logs and static files is removed
 failure). The load generator (``bench/load_gen.py``) runs in this process, on the same cores.
 It is open-loop: every request is sent when it is due whatever the server does, timed from
 that moment, and arrivals are random (Poisson). No page is opened before a phase: a phone's
-first poll is its page opening.
+first request, within its first 3.5-4 s, opens its whole page.
 
 Planner statistics: by default ``ANALYZE`` runs after each set-up (as the CSV import and the
 pairing job do in production). ``--no-analyze`` (or ``BENCH_STATISTICS=none``) turns
@@ -22,10 +22,12 @@ database whose statistics were never gathered); the run prints which.
    ``POST /api/v1/report/<token>/``, each with its own ``Idempotency-Key`` as the player's page
    sends it, at random over ``BENCH_BURST_SECONDS``, while 200
    spectators each fetch the public standings page every 5 s (a full page, the heavier case)
-   and every player's page polls its live part as ``static/js/live.js`` does (every 3.5-4 s,
-   with the last ETag it got). Measured: latencies, errors (an answer that is not 201 for a
-   report, 200/304 for a page, or none within 30 s), pages and polls answered after the same
-   client's next one was due (late) or not answered when the phase ended (outstanding), and
+   and every player's phone opens its page (the whole page, which says which version of its
+   live part it holds) and then polls that part as ``static/js/live.js`` does (at the pace the
+   server gives, with the last ETag it got). Measured: latencies, errors (an answer that is not
+   201 for a report, 200/304 for a page, or none within 30 s), pages and polls answered after
+   the same client's next one was due (late) or not answered when the phase ended
+   (outstanding), and
    the standings lag (from the last report's answer until the public standings show every
    verified line). Then the database: every line stored, every table verified.
 2. Burst, the limit: the same phase on the minimal endpoints of ``bench/limit_app`` (a report,
@@ -236,7 +238,11 @@ def limit_steps(stack: Stack) -> int:
     return knee
 
 
-LIMIT_PATHS = {"page": "/limit/standings/", "poll": "/limit/poll/{token}/"}
+LIMIT_PATHS = {
+    "page": "/limit/standings/",
+    "open": "/limit/open/{token}/",
+    "poll": "/limit/poll/{token}/",
+}
 
 
 def limit_start(stack: Stack, event, everyone) -> None:
@@ -246,13 +252,16 @@ def limit_start(stack: Stack, event, everyone) -> None:
 
     page = asyncio.run(fetch(stack.web_port, "GET", f"/events/{event.pk}/standings/"))
     live = asyncio.run(fetch(stack.web_port, "GET", f"/r/{everyone[0]}/?part=live"))
+    opened = asyncio.run(fetch(stack.web_port, "GET", f"/r/{everyone[0]}/"))
     stack.env.update(
         LIMIT_POLL_SECONDS=str(poll_seconds(event_id=event.pk)),
         LIMIT_PAGE_BYTES=str(len(page.body)),
         LIMIT_LIVE_BYTES=str(len(live.body)),
+        LIMIT_OPEN_BYTES=str(len(opened.body)),
     )
     print(f"limit: paced every {stack.env['LIMIT_POLL_SECONDS']} s, a standings page of "
-          f"{len(page.body):,} bytes, a live part of {len(live.body):,}")  # fmt: skip
+          f"{len(page.body):,} bytes, a live part of {len(live.body):,}, a player's page of "
+          f"{len(opened.body):,}")  # fmt: skip
     stack.start_limit()
 
 

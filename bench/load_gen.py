@@ -6,12 +6,17 @@ Reports arrive as a Poisson process (exponential gaps) at a given rate; spectato
 phones each fire on their own clock (a phone's next poll is due 3.5-4 s after the previous one
 was DUE, not answered; or, as static/js/live.js does, after the seconds the server's last
 answer gave in ``X-Poll-Seconds``, plus up to a seventh) and what is still unanswered when the
-next one is due is counted late."""
+next one is due is counted late.
+
+A phone's first request opens its page, as a player does: the whole page (``/r/<link>/``),
+which says which version of its live part it holds (``data-live-version``, as static/js/live.js
+reads it); its polls then send that version as their ETag."""
 
 from __future__ import annotations
 
 import asyncio
 import random
+import re
 import statistics
 import time
 import uuid
@@ -22,6 +27,8 @@ from load_stack import fetch
 TIMEOUT = 30.0  # seconds; then the request counts as an error (gunicorn's own timeout)
 SPECTATOR_EVERY = 5.0
 POLL_EVERY = 3.5  # as static/js/live.js: until the server says otherwise, then up to a 7th later
+HELD_VERSION = re.compile(rb'data-live-version="([^"]+)"')
+PAGE_PACE = re.compile(rb'data-live-seconds="([0-9.]+)"')
 
 
 @dataclass
@@ -100,7 +107,11 @@ class Watchers:
     """Spectators reloading the public standings and phones polling their live part, each on
     its own schedule, from ``start()`` until ``stop()``."""
 
-    PATHS = {"page": "/events/{event}/standings/", "poll": "/r/{token}/?part=live"}
+    PATHS = {
+        "page": "/events/{event}/standings/",
+        "open": "/r/{token}/",
+        "poll": "/r/{token}/?part=live",
+    }
 
     def __init__(self, port, event_id, tokens, record: Record, spectators: int, paths=None):
         self.port, self.event_id, self.tokens = port, event_id, tokens
@@ -152,22 +163,33 @@ class Watchers:
         await self._clock({"every": SPECTATOR_EVERY, "jitter": 0.0}, send)
 
     async def _phone(self, token: str) -> None:
-        """No page opened beforehand: the first poll has no ETag (as a phone opening the page)."""
-        etag = {"value": None}
+        """No page opened beforehand: the phone's first request opens its page (no ETag), and
+        its polls start from the version the page says it holds."""
+        etag = {"value": None, "opened": False}
         pace = {"every": POLL_EVERY, "jitter": 1 / 7}
+        opening = self.paths["open"].format(token=token)
         path = self.paths["poll"].format(token=token)
 
         async def send(due, next_due):
+            opens = not etag["opened"]
+            etag["opened"] = True
             answer, ms = await timed(
-                self.port, "GET", path, due, self.record, "poll", etag=etag["value"]
-            )
+                self.port, "GET", opening if opens else path, due, self.record, "poll",
+                etag=None if opens else etag["value"],
+            )  # fmt: skip
             if answer is None:
                 return
             self._answered(self.record.polls, ms, next_due)
             paced = float(answer.headers.get("x-poll-seconds") or 0)
+            if opens and answer.status == 200:  # the page says it (data-live-seconds)
+                said = PAGE_PACE.search(answer.body)
+                paced = float(said.group(1)) if said else 0
             if paced >= 1:  # the server paces its phones (as live.js follows it)
                 pace["every"] = paced
-            if answer.status == 200:
+            if answer.status == 200 and opens:
+                held = HELD_VERSION.search(answer.body)
+                etag["value"] = f'"{held.group(1).decode()}"' if held else None
+            elif answer.status == 200:
                 etag["value"] = answer.headers.get("etag")
             elif answer.status != 304:
                 self.record.errors.append(f"poll {answer.status}: {answer.body[:300]!r}")

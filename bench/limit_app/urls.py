@@ -45,12 +45,12 @@ class Report(APIView):
 # part and of the standings page (bytes).
 POLL_SECONDS = os.environ.get("LIMIT_POLL_SECONDS", "3.5")
 LIVE = b"<p>" + b"x" * int(os.environ.get("LIMIT_LIVE_BYTES", 3000)) + b"</p>"
+OPEN_BYTES = int(os.environ.get("LIMIT_OPEN_BYTES", 12_000))
 PAGE = b"<p>" + b"x" * int(os.environ.get("LIMIT_PAGE_BYTES", 300_000)) + b"</p>"
 
 
-def poll(request, token: str):
-    """A phone's poll: the token looked up with its version (its lines counted), one statement;
-    304 while the ETag it sent is current, else a small part. Paced as the product paces."""
+def _version(token: str) -> str | None:
+    """The token looked up with its version (its lines counted): one statement."""
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT t.id, (SELECT count(*) FROM {LINES} l WHERE l.token_id = t.id)"
@@ -58,9 +58,27 @@ def poll(request, token: str):
             [token],
         )
         row = cursor.fetchone()
-    if row is None:
+    return None if row is None else f"{row[0]}-{row[1]}"
+
+
+def open_page(request, token: str):
+    """A phone opening its page: the same statement, and a page of the product's page's size
+    saying which version it holds and the pace (as the product's page does)."""
+    version = _version(token)
+    if version is None:
         return HttpResponseNotFound("No such link.")
-    etag = f'"{row[0]}-{row[1]}"'
+    said = f'<div data-live-version="{version}" data-live-seconds="{POLL_SECONDS}"></div>'
+    body = said.encode() + b"<p>" + b"x" * max(0, OPEN_BYTES - len(said)) + b"</p>"
+    return HttpResponse(body, content_type="text/html; charset=utf-8")
+
+
+def poll(request, token: str):
+    """A phone's poll: the token's version in one statement; 304 while the ETag it sent is
+    current, else a small part. Paced as the product paces."""
+    version = _version(token)
+    if version is None:
+        return HttpResponseNotFound("No such link.")
+    etag = f'"{version}"'
     if request.headers.get("If-None-Match") == etag:
         response = HttpResponseNotModified()
     else:
@@ -75,6 +93,7 @@ def standings(request):
 
 
 urlpatterns = [
+    path("limit/open/<str:token>/", open_page),
     path("limit/poll/<str:token>/", poll),
     path("limit/standings/", standings),
     path("limit/<str:token>/", Report.as_view()),

@@ -72,6 +72,36 @@ def test_a_phone_polls_on_its_schedule_while_its_last_poll_is_unanswered(monkeyp
     assert len(sent) >= 3 and record.outstanding >= 2
 
 
+def test_a_phone_opens_its_page_then_polls_from_the_version_it_holds(monkeypatch):
+    sent = []
+
+    async def main():
+        enough = asyncio.Event()
+
+        async def server(port, method, path, **kwargs):
+            sent.append((path, kwargs.get("etag")))
+            if len(sent) >= 3:
+                enough.set()
+            if path == "/r/token/":
+                page = b'<div data-live-version="v1" data-live-seconds="1"></div>'
+                return Answer(200, {}, page, 0.0)
+            return Answer(304, {"etag": '"v1"'}, b"", 0.0)
+
+        monkeypatch.setattr(load_gen, "fetch", server)
+        monkeypatch.setattr(load_gen, "POLL_EVERY", 0.01)
+        record = load_gen.Record()
+        watchers = load_gen.Watchers(1, 1, ["token"], record, spectators=0)
+        clients = watchers.start()
+        await asyncio.wait_for(enough.wait(), 10)
+        await watchers.stop(clients)
+        return record
+
+    record = _run(main())
+    assert sent[0] == ("/r/token/", None)  # the whole page, as a player opens it
+    assert sent[1:3] == [("/r/token/?part=live", '"v1"')] * 2  # then its part, from that version
+    assert not record.errors
+
+
 @pytest.mark.services
 @pytest.mark.django_db
 @override_settings(ROOT_URLCONF="bench.limit_app.urls")
@@ -109,3 +139,8 @@ def test_the_limit_poll_answers_304_until_its_token_has_a_new_line_in_one_statem
     assert changed.status_code == 200 and changed["ETag"] != first["ETag"]
     assert client.get("/limit/poll/none/").status_code == 404
     assert client.get("/limit/standings/").status_code == 200
+    with CaptureQueriesContext(connection) as queries:
+        opened = client.get("/limit/open/limit-1/")  # a phone opening its page: one statement
+    assert len(queries) == 1 and opened.status_code == 200
+    assert f'data-live-version="{changed["ETag"].strip(chr(34))}"'.encode() in opened.content
+    assert client.get("/limit/open/none/").status_code == 404
