@@ -157,7 +157,7 @@ def test_clearing_the_phone_is_refused_while_reports_wait_unless_confirmed(
     sync_state(page, "queued", pending=1)  # nothing cleared yet
     screenshot(page, "offline-clear-asks-first")
     axe_check(page)
-    page.get_by_role("button", name="Keep them").click()
+    page.get_by_role("button", name="Keep it").click()  # one report waits
     sync_state(page, "queued", pending=1)
     page.get_by_role("button", name="Clear this phone's saved reports").click()
     page.get_by_role("button", name="Yes, delete the unsent report").click()
