@@ -251,7 +251,8 @@
         `lost: report ${waiting === 1 ? "it" : "them"} on paper instead.`));
       const yes = element("button", { type: "button", class: "button danger" },
         `Yes, delete ${waiting === 1 ? "the unsent report" : `${waiting} unsent reports`}`);
-      const no = element("button", { type: "button", class: "button secondary" }, "Keep them");
+      const no = element("button", { type: "button", class: "button secondary" },
+        waiting === 1 ? "Keep it" : "Keep them");
       yes.addEventListener("click", () => clearAll());
       no.addEventListener("click", () => { confirmingClear = false; render(); });
       box.append(yes, no);

@@ -18,6 +18,10 @@
 (function (root) {
   const STORE = "reports";
   const STALE_SENDING_MS = 60 * 1000; // a send cut off (page closed): tried again after this
+  // A send the network never answers (Wi-Fi that drops packets, a server that stopped) is
+  // given up after this: the report goes back to "saved on this phone" and is tried again
+  // with its key, instead of showing "Sending" for as long as the connection hangs.
+  const SEND_LIMIT_MS = 15 * 1000;
   const CONFLICT_CODES = ["already_verified", "game_changed", "decided"];
   let database = null;
   const running = new Map(); // token -> the send in progress in this page or worker
@@ -104,11 +108,10 @@
 
   async function matchAnswer(record) {
     try {
-      const response = await fetch(record.state_url, {
+      const { response, body } = await fetchWithin(record.state_url, {
         credentials: "same-origin", cache: "no-store", headers: { Accept: "application/json" },
       });
-      const body = response.ok ? await readJson(response) : {};
-      if (body.match) return matchOutcome(body.match, record);
+      if (response.ok && body.match) return matchOutcome(body.match, record);
     } catch (error) {
       // Saved on the server; the words follow with the page.
     }
@@ -121,9 +124,22 @@
     return (body && body.detail) || fallback;
   }
 
-  async function readJson(response) {
+  // The answer and its body within SEND_LIMIT_MS, else the fetch is aborted (an error).
+  async function fetchWithin(url, options) {
+    const stop = new AbortController();
+    const limit = setTimeout(() => stop.abort(), SEND_LIMIT_MS);
     try {
-      return await response.json();
+      const response = await fetch(url, { ...options, signal: stop.signal });
+      const text = await response.text();
+      return { response, body: parseJson(text) };
+    } finally {
+      clearTimeout(limit);
+    }
+  }
+
+  function parseJson(text) {
+    try {
+      return JSON.parse(text);
     } catch (error) {
       return {};
     }
@@ -142,15 +158,15 @@
     const headers = { "Content-Type": "application/json", "Idempotency-Key": record.key };
     if (record.csrf) headers["X-CSRFToken"] = record.csrf; // a signed-in player's session
     const sent = JSON.stringify(fieldsOf(record));
-    let response;
+    let response, body;
     try {
-      response = await fetch(record.url, {
+      ({ response, body } = await fetchWithin(record.url, {
         method: "POST", headers, credentials: "same-origin", cache: "no-store", body: sent,
-      });
+      }));
     } catch (error) {
-      return put({ ...tried, state: "saved", words: "" }); // no network: kept for later
+      // No network, or no answer in time: kept for later (sent again, it is stored once).
+      return put({ ...tried, state: "saved", words: "" });
     }
-    const body = await readJson(response);
     if (response.status === 200 || response.status === 201) {
       const said = record.kind === "match" ? await matchAnswer(record) : outcome(body, record);
       return put({ ...tried, ...said, done_at: Date.now() });

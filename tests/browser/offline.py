@@ -31,6 +31,16 @@ def axe_check(page) -> None:
     assert not serious, serious
 
 
+def go_offline(context) -> None:
+    """The phone loses the network, and each of its open pages knows it before the test goes
+    on: Chromium tells a page it is offline a moment after the emulation starts, and a report
+    saved in that moment is sent (a request through the page's service worker is not held back
+    by the emulation), so the test would find it stored while "offline"."""
+    context.set_offline(True)
+    for page in context.pages:
+        page.wait_for_function("() => navigator.onLine === false")
+
+
 def sync_state(page, state: str, pending: int | None = None, timeout: int = 10000):
     selector = f'{STATUS}[data-sync-state="{state}"]'
     if pending is not None:

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import screenshot
-from tests.browser.offline import STATUS, axe_check, sync_state
+from tests.browser.offline import STATUS, axe_check, go_offline, sync_state
 from tournaments.models import Event, Match, MatchGame, MatchLine
 from tournaments.models.idempotency import KeptAnswer
 from tournaments.services.playoffs_corrections import match_game_correct
@@ -51,7 +51,7 @@ def test_a_match_game_reported_offline_survives_a_reload_and_is_stored_once(
     page = open_(context, f"{live_server.url}/r/{a.report_token}/")
     assert page.locator("#match-heading").inner_text() == "Playoffs: Semi-finals"
 
-    context.set_offline(True)
+    go_offline(context)
     words = _report(page, "won", 12)
     assert "A win by 12: 2 game points" in words  # worked out on the phone
     said = sync_state(page, "queued", pending=1)
@@ -137,7 +137,7 @@ def test_a_refused_match_report_keeps_its_figures_and_is_fixed_in_the_form(
     new, open_ = phone
     context = new()
     page = open_(context, f"{live_server.url}/r/{a.report_token}/")
-    context.set_offline(True)
+    go_offline(context)
     _report(page, "won", 100)
     sync_state(page, "queued", pending=1)
     # Meanwhile the event turns out to be played to 61 (the director's settings were wrong).
@@ -176,7 +176,7 @@ def test_a_match_game_settled_without_the_phones_report_is_a_conflict(
     new, open_ = phone
     context = new()
     page = open_(context, f"{live_server.url}/r/{a.report_token}/")
-    context.set_offline(True)
+    go_offline(context)
     _report(page, "won", 15)
     sync_state(page, "queued", pending=1)
     # Meanwhile: the opponent reports game 1 and the director settles it from the paper card.

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import screenshot
-from tests.browser.offline import STATUS, axe_check, sync_state
+from tests.browser.offline import STATUS, axe_check, go_offline, sync_state
 from tournaments.models import CardLine, Event, Game, Table
 from tournaments.models.idempotency import KeptAnswer
 
@@ -44,7 +44,7 @@ def test_a_report_made_offline_survives_a_reload_and_is_stored_once(
     context = new()
     page = open_(context, f"{live_server.url}/r/{winner.report_token}/")
 
-    context.set_offline(True)
+    go_offline(context)
     words = _report(page, "won", 35)
     assert "skunk" in words and "3 game points" in words  # worked out on the phone
     said = sync_state(page, "queued", pending=1)
@@ -116,7 +116,7 @@ def test_two_players_reports_on_one_phone_stay_apart(phone, live_server, event_i
     mine = open_(context, f"{live_server.url}/r/{winner.report_token}/")
     theirs = open_(context, f"{live_server.url}/r/{loser.report_token}/")
 
-    context.set_offline(True)
+    go_offline(context)
     _report(mine, "won", 20)
     sync_state(mine, "queued", pending=1)
     _report(theirs, "lost", 20)
@@ -148,7 +148,7 @@ def test_clearing_the_phone_is_refused_while_reports_wait_unless_confirmed(
     table, winner, loser = _table(event_in_play(10))
     context = new()
     page = open_(context, f"{live_server.url}/r/{winner.report_token}/")
-    context.set_offline(True)
+    go_offline(context)
     _report(page, "won", 9)
     sync_state(page, "queued", pending=1)
     page.get_by_role("button", name="Clear this phone's saved reports").click()
@@ -157,7 +157,7 @@ def test_clearing_the_phone_is_refused_while_reports_wait_unless_confirmed(
     sync_state(page, "queued", pending=1)  # nothing cleared yet
     screenshot(page, "offline-clear-asks-first")
     axe_check(page)
-    page.get_by_role("button", name="Keep them").click()
+    page.get_by_role("button", name="Keep it").click()  # one report waits
     sync_state(page, "queued", pending=1)
     page.get_by_role("button", name="Clear this phone's saved reports").click()
     page.get_by_role("button", name="Yes, delete the unsent report").click()
@@ -174,7 +174,7 @@ def test_a_refused_report_keeps_its_figures_and_shows_the_servers_sentence(
     table, winner, loser = _table(event_in_play(10))
     context = new()
     page = open_(context, f"{live_server.url}/r/{winner.report_token}/")
-    context.set_offline(True)
+    go_offline(context)
     _report(page, "won", 44)
     sync_state(page, "queued", pending=1)
     # Meanwhile the director closes the game: a late report is the cross-checker's now.
@@ -199,7 +199,7 @@ def test_a_refused_report_is_fixed_in_the_form_and_sent_again(phone, live_server
     table, winner, loser = _table(event_in_play(10))
     context = new()
     page = open_(context, f"{live_server.url}/r/{winner.report_token}/")
-    context.set_offline(True)
+    go_offline(context)
     _report(page, "won", 100)
     sync_state(page, "queued", pending=1)
     # Meanwhile the event turns out to be played to 61 (the director's settings were wrong).
@@ -232,7 +232,7 @@ def test_a_table_settled_without_the_phones_report_is_a_conflict(phone, live_ser
     table, winner, loser = _table(event)
     context = new()
     page = open_(context, f"{live_server.url}/r/{winner.report_token}/")
-    context.set_offline(True)
+    go_offline(context)
     _report(page, "won", 15)
     sync_state(page, "queued", pending=1)
     director = event.director
@@ -259,7 +259,7 @@ def test_the_states_while_sending_and_the_phones_preview(phone, live_server, eve
     page = open_(context, f"{live_server.url}/r/{winner.report_token}/")
     held = []
     context.route("**/api/v1/report/**", lambda route: held.append(route))
-    context.set_offline(True)
+    go_offline(context)
     page.get_by_text("I lost", exact=True).click()
     page.get_by_label("By how many points (spread)?").fill("70")
     page.get_by_role("button", name="Check my result").click()
@@ -312,7 +312,7 @@ def test_background_sync_sends_a_report_after_the_page_was_closed(
     table, winner, loser = _table(event_in_play(10))
     context = new()
     page = open_(context, f"{live_server.url}/r/{winner.report_token}/")
-    context.set_offline(True)
+    go_offline(context)
     _report(page, "won", 35)
     sync_state(page, "queued", pending=1)
     elsewhere = context.new_page()  # the phone shows something else; the player's page is shut

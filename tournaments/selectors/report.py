@@ -197,8 +197,12 @@ def _words(table: Table, opponent: str, opponent_status: str, reported, settled,
         return "settled", f"Settled by {settled.by}, as you reported it."
     if table.status == Table.Status.VERIFIED:
         return "verified", "Both cards agree: this game is verified."
-    if table.status == Table.Status.FLAGGED:
+    if table.status == Table.Status.FLAGGED and opponent_status == "disagrees":
         return "flagged", "Your cards disagree: a cross-checker will settle it."
+    if table.status == Table.Status.FLAGGED:  # closed with one card or none, not a disagreement
+        return "flagged", (
+            "The game was closed before both cards agreed: a cross-checker will settle your table."
+        )
     if refusal is not None and refusal.code == "withdrawn":
         return "withdrawn", refusal.message
     if refusal is not None and refusal.code == "not_started":

@@ -81,7 +81,7 @@ def keyed_write(
     a replay of it with the state as it is then."""
     try:
         kept = _first_try(entry, key, print_, status, write, answer)
-        return Answer(kept.status_code, kept.answer)
+        return Answer(kept.status_code, _as_sent(kept.answer))
     except (_Taken, ServiceError) as exc:
         replay = kept_replay(entry_id=entry.pk, key=key, print_=print_)
         if replay is None:
@@ -113,24 +113,28 @@ def kept_as_replay(kept: KeptAnswer, *, print_: str) -> Answer:
             field=HEADER,
             code="idempotency_conflict",
         )
-    return Answer(kept.status_code, kept.answer, replayed=True)
+    return Answer(kept.status_code, _as_sent(kept.answer), replayed=True)
 
 
-def kept_answer_add(*, entry_id: int, key: str, print_: str, status: int, answer: Any) -> None:
+def kept_answer_add(*, entry_id: int, key: str, print_: str, status: int, answer: Any) -> Any:
     """Keep (link, ``key``) with its answer in the caller's transaction, after its write: a
-    key kept meanwhile by another try is an ``IntegrityError`` that rolls the write back."""
-    KeptAnswer.objects.create(
+    key kept meanwhile by another try is an ``IntegrityError`` that rolls the write back.
+    Returns the answer as kept, to send: every replay of it is the same bytes."""
+    kept = KeptAnswer.objects.create(
         entry_id=entry_id,
         key=key,
         fingerprint=print_,
         status_code=status,
         answer=_as_sent(answer),
     )
+    return kept.answer
 
 
 def _as_sent(answer: Any) -> Any:
-    # Kept as it is sent (dates as text): the first answer and every replay are the same bytes.
-    return json.loads(json.dumps(answer, cls=JSONEncoder))
+    # Kept as it is sent (dates as text), its keys in one order: PostgreSQL's jsonb gives a
+    # kept object back with its keys in its own order, so the first answer and every replay
+    # are the same bytes only when both are sorted.
+    return json.loads(json.dumps(answer, cls=JSONEncoder, sort_keys=True))
 
 
 @retry_on_conflict(saved=lambda kept: KeptAnswer.objects.filter(pk=kept.pk).first())

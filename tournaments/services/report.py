@@ -194,7 +194,9 @@ def _report(token, won, spread, game_number, key, print_, status) -> _Saved | No
         opponent=opponent,
     )
     if key:
-        kept_answer_add(entry_id=entry.pk, key=key, print_=print_, status=status, answer=answer)
+        answer = kept_answer_add(
+            entry_id=entry.pk, key=key, print_=print_, status=status, answer=answer
+        )
     return _Saved(answer, mine.pk)
 
 

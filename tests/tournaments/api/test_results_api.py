@@ -233,7 +233,10 @@ def test_a_player_cannot_report_after_the_game_is_closed(event_in_play, anonymou
         "flagged",
         False,
     )
-    assert flagged["words"] == "Your cards disagree: a cross-checker will settle it."
+    # Nobody reported: no cards to disagree.
+    assert flagged["words"] == (
+        "The game was closed before both cards agreed: a cross-checker will settle your table."
+    )
     state = anonymous.get(_report_url(a)).json()["current"]
     assert (state["game_status"], state["table_status"], state["can_report"]) == (
         "closed",
