@@ -36,8 +36,10 @@ def post_worker_init(worker):
     its database connection before its first request (``config.warm``): done at the first
     requests instead, it made them, and all queued behind them, wait 0.3-0.9 s."""
     from django.apps import apps
+    from django.conf import settings
 
-    if apps.ready:  # the app served is Django's (config.wsgi), not a test's bare one
+    # Only Pegboard's own application (config.wsgi), not a test's or a bench's bare one.
+    if apps.ready and settings.SETTINGS_MODULE == "config.settings":
         from config.warm import worker_warm
 
         worker_warm()

@@ -74,12 +74,20 @@ class Stack:
         while time.monotonic() < deadline:
             try:
                 status = asyncio.run(fetch(self.web_port, "GET", "/api/v1/health/")).status
-                if status == 200:
+                if status == 200 and self._workers_ready():
                     return
             except OSError:
                 pass
             time.sleep(0.3)
         raise RuntimeError(f"gunicorn did not answer; its log:\n{self.log('web')[-3000:]}")
+
+    def _workers_ready(self) -> bool:
+        """Every gunicorn worker has started and made itself ready (``config.warm``): the first
+        answer comes from one worker while the others may still be importing Django, which on
+        2 cores took the first seconds of the burst from the workers that were answering (a
+        server in production has its workers up long before a round's burst)."""
+        log = self.log("web")
+        return 0 < log.count("Booting worker with pid") <= log.count("worker warm-up:")
 
     def start_limit(self) -> None:
         """The minimal endpoint (``bench/limit_app``) on gunicorn with the same settings file
