@@ -9,8 +9,9 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import screenshot
 from tests.browser.offline import STATUS, axe_check, go_offline, sync_state
-from tournaments.models import CardLine, Event, Game, Table
+from tournaments.models import CardLine, Event, Table
 from tournaments.models.idempotency import KeptAnswer
+from tournaments.services.results import game_close
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -171,15 +172,15 @@ def test_a_refused_report_keeps_its_figures_and_shows_the_servers_sentence(
     phone, live_server, event_in_play
 ):
     new, open_ = phone
-    table, winner, loser = _table(event_in_play(10))
+    event = event_in_play(10)
+    table, winner, loser = _table(event)
     context = new()
     page = open_(context, f"{live_server.url}/r/{winner.report_token}/")
     go_offline(context)
     _report(page, "won", 44)
     sync_state(page, "queued", pending=1)
     # Meanwhile the director closes the game: a late report is the cross-checker's now.
-    Game.objects.filter(event=table.game.event, number=1).update(status=Game.Status.CLOSED)
-    Table.objects.filter(pk=table.pk).update(status=Table.Status.FLAGGED)
+    game_close(game=table.game, user=event.director)
 
     context.set_offline(False)
     said = sync_state(page, "refused", pending=0)

@@ -233,25 +233,3 @@ def test_a_phone_opening_its_page_reads_entry_and_version_in_one_query(client, t
     assert _part(client, a, answer["ETag"]).status_code == 304
     assert _part(client, a, answer["ETag"].replace('"', "'")).status_code == 200
     assert client.get("/r/not-a-link/?part=live").status_code == 404
-
-
-def test_the_page_holds_its_parts_version_so_the_first_poll_is_a_304(client, table):
-    """The player's page says which version of its live part it holds (live.js starts with it
-    as its ETag): the phone's first poll after opening is a 304 while nothing changed, not the
-    same part rendered again; after a change it is the new part."""
-    import re
-
-    from tests.helpers import wsgi_get
-
-    a, b = (seat.entry for seat in table.seats.order_by("position"))
-    with CaptureQueriesContext(connection) as queries:
-        page = client.get(f"/r/{a.report_token}/")
-    held = re.search(r'data-live-version="([0-9a-f]+)"', page.content.decode()).group(1)
-    assert sum('"v_table_line"' in q["sql"] for q in queries) == 1  # read with the entry
-    path = f"/r/{a.report_token}/"
-    assert wsgi_get(path, etag=f'"{held}"')[0] == 304
-    card_line_report(seat=table.seats.get(entry=b), won=False, spread=12)
-    status, headers, body = wsgi_get(path, etag=f'"{held}"')
-    assert status == 200 and b"has reported: your turn" in body
-    preview = client.post(path, {"result": "won", "margin": 12})  # a preview is not polled
-    assert preview.status_code == 200 and "data-live-version" not in preview.content.decode()

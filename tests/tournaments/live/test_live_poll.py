@@ -128,3 +128,24 @@ def test_each_answer_paces_the_phone_to_the_events_poll_budget(seats, settings):
     settings.LIVE_POLL_BUDGET = 2
     a.entry.event.entries.exclude(pk=a.entry.pk).update(status="withdrawn")
     assert wsgi_get(path)[1]["X-Poll-Seconds"] == "3.5"  # withdrawn players do not poll
+
+
+def test_the_page_holds_its_parts_version_so_the_first_poll_is_a_304(client, seats):
+    """The player's page says which version of its live part it holds (live.js starts with it
+    as its ETag): the phone's first poll after opening is a 304 while nothing changed, not the
+    same part rendered again; after a change it is the new part."""
+    import re
+
+    a, b = seats
+    path = f"/r/{a.entry.report_token}/"
+    with CaptureQueriesContext(connection) as queries:
+        status, _, page = wsgi_get(path, query="")  # the page, as the phone opens it
+    assert status == 200
+    held = re.search(rb'data-live-version="([0-9a-f]+)"', page).group(1).decode()
+    assert sum('"v_table_line"' in q["sql"] for q in queries) == 1  # read with the entry
+    assert wsgi_get(path, etag=f'"{held}"')[0] == 304
+    card_line_report(seat=b, won=False, spread=12)
+    status, headers, body = wsgi_get(path, etag=f'"{held}"')
+    assert status == 200 and b"has reported: your turn" in body
+    preview = client.post(path, {"result": "won", "margin": 12})  # a preview is not polled
+    assert preview.status_code == 200 and "data-live-version" not in preview.content.decode()
