@@ -307,7 +307,9 @@
       const before = await queue.forToken(config.token);
       if (!before.some(queue.pending)) return render(); // the worker may have sent them
       const left = await queue.sendAll(config.token, render);
-      await render();
+      // The page's part may already say the game is verified (drawn while this send was still
+      // waiting for its answer): a refresh that finds nothing new draws nothing, so look now.
+      await followPage();
       // The page's own part follows what the server now holds.
       document.dispatchEvent(new CustomEvent("live:refresh"));
       if (left && navigator.onLine !== false) {
