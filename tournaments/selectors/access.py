@@ -11,12 +11,11 @@ reveals nothing to strangers); ``PermissionDenied`` (403) when a signed-in user 
   (the ACC office: ``may_sanction``).
 - objects inside an event (entry, role grant, game, table, match, match game, judge call) are
   looked up *within* the event the URL names, never by id alone.
-- players' private links: ``entry_get_by_token``; club directors: ``club_get_for_director``
-  (the ACC office: ``club_get_for_office``);
-  a player's record: ``player_get_for_editing``; jobs: ``job_get_for_user``; a request to link
-  an account: ``account_link_get_for_user``; a change to a player's record:
-  ``record_change_get_for_user``; a weekend and its registration requests:
-  ``weekend_get_for_director``, ``registration_get_for_director``.
+- players' private links: ``entry_get_by_token`` (``entry_of_link`` for an entry read with
+  more); club directors: ``club_get_for_director`` (the ACC office: ``club_get_for_office``);
+  a player's record: ``player_get_for_editing``; jobs: ``job_get_for_user``; a link request:
+  ``account_link_get_for_user``; a record change: ``record_change_get_for_user``; a weekend
+  and its requests: ``weekend_get_for_director``, ``registration_get_for_director``.
 """
 
 from __future__ import annotations
@@ -251,8 +250,8 @@ def judge_call_get_for_judging(*, call_id: int, user) -> JudgeCall:
     return call
 
 
-# Every poll that changed and every report reads it: compiled once (``selectors.compiled``).
-# Unordered: the model's ordering by name would join the players for nothing.
+# Every changed poll and report reads it, compiled once (``selectors.compiled``); unordered:
+# the model's ordering by name would join the players for nothing.
 _ENTRY_BY_TOKEN = Compiled(
     lambda token: (
         Entry.objects.select_related("player", "event").filter(report_token=token).order_by()[:1]
@@ -262,22 +261,21 @@ _ENTRY_BY_TOKEN = Compiled(
 
 
 def entry_get_by_token(*, token: str) -> Entry:
-    """The entry whose private link this is; a revoked or mistyped link is a 404.
+    """The entry whose private link this is; a revoked or mistyped link is a 404."""
+    return entry_of_link(_ENTRY_BY_TOKEN.first(token) if token else None)
 
-    The first use of a link that replaced another is noted (one update, only then): from that
-    moment the director can no longer undo the new link (``services.links``)."""
-    entry = _ENTRY_BY_TOKEN.first(token) if token else None
+
+def entry_of_link(entry: Entry | None) -> Entry:
+    """An entry read by its private link (None: no such link, a 404), its use noted."""
     if entry is None:
-        raise Http404(LINK_NOT_VALID)
+        raise Http404("This link is not valid. Ask the director for your scorecard link.")
     entry_link_used(entry=entry)
     return entry
 
 
-LINK_NOT_VALID = "This link is not valid. Ask the director for your scorecard link."
-
-
 def entry_link_used(*, entry: Entry) -> None:
-    """Notes the first use of a link that replaced another (one update, only then)."""
+    """The first use of a link that replaced another is noted (one update, only then): from
+    that moment the director can no longer undo the new link (``services.links``)."""
     if entry.previous_report_token and entry.token_used_at is None:
         entry.token_used_at = timezone.now()
         Entry.objects.filter(pk=entry.pk, token_used_at__isnull=True).update(

@@ -33,6 +33,7 @@ from django.utils import timezone
 from scoring.games import CardLine as EngineLine
 from tournaments.errors import ServiceError
 from tournaments.models import ENTRANT_NAME, CardLine, Entry, KeptAnswer, Seat, Table
+from tournaments.selectors.access import entry_link_used
 from tournaments.selectors.compiled import Compiled
 from tournaments.selectors.report import report_saved
 from tournaments.selectors.results import IN_PLAY
@@ -154,10 +155,7 @@ def _report(token, won, spread, game_number, key, print_, status) -> _Saved | No
     report_allowed(seat, table, game_number, by_player=True)
     line, _ = line_preview(event=seat.game.event, won=won, spread=spread)
     line = line_checked(seat, line)
-    if entry.previous_report_token and entry.token_used_at is None:  # ``entry_get_by_token``
-        Entry.objects.filter(pk=entry.pk, token_used_at__isnull=True).update(
-            token_used_at=timezone.now()
-        )
+    entry_link_used(entry=entry)
     names, reported, verified, retire = {}, {}, False, None
     for seat_id, name, line_id, kind, points, plus, minus in _TABLE_CARDS.rows(table.pk):
         names[seat_id] = name

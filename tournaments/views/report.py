@@ -10,14 +10,13 @@ import uuid
 
 from django import forms
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils import timezone
 
 from tournaments.errors import Conflict, ServiceError
 from tournaments.live_poll import POLL_HEADER, VERSION_KEY
 from tournaments.models import Notice
-from tournaments.selectors.access import LINK_NOT_VALID, entry_get_by_token, entry_link_used
+from tournaments.selectors.access import entry_get_by_token, entry_of_link
 from tournaments.selectors.account_links import (
     account_link_offer,
     account_links_of_user,
@@ -113,10 +112,7 @@ def _entry_and_version(token: str):
     """The link's entry and its page's version with its poll seconds, in one query
     (``entry_and_poll_by_token``); 404 for a link that is not valid."""
     both = entry_and_poll_by_token(token=token)
-    if both is None:
-        raise Http404(LINK_NOT_VALID)
-    entry_link_used(entry=both[0])
-    return both
+    return entry_of_link(both and both[0]), both[1]
 
 
 def _live(request, token: str):
