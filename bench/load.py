@@ -213,10 +213,11 @@ def pegboard_steps(stack: Stack, director, mode: str) -> int:
         statistics_settle(mode)
         print(f"step {rate}/s: set-up {len(events)} event(s) of {PLAYERS} players "
               f"({time.perf_counter() - started:.0f} s, untimed)")  # fmt: skip
-        since = time.time()
+        since, cpu_before, clock = time.time(), cpu_by_part(stack), time.monotonic()
         # The spectators watch the first event's standings (a page of the burst's size).
         step, _ = asyncio.run(phase(stack.web_port, events[0].pk, reports, rate,
                                     polled(reports, everyone)))  # fmt: skip
+        print_cpu(cpu_before, cpu_by_part(stack), time.monotonic() - clock, count)
         found = [stored(event) for event in events]
         lines, verified = sum(f[0] for f in found), sum(f[1] for f in found)
         unverified = count // 2 - verified
@@ -243,11 +244,12 @@ def limit_steps(stack: Stack) -> int:
             for n in range(count)
         ]
         used += count
-        record = Record()
+        record, cpu_before, clock = Record(), cpu_by_part(stack), time.monotonic()
         offsets = arrivals(count, rate, random.Random(rate))
         asyncio.run(
             submit(stack.limit_port, reports, offsets, record, path="/limit/{}/", keyed=False)
         )
+        print_cpu(cpu_before, cpu_by_part(stack), time.monotonic() - clock, count)
         p99 = p(record.submissions, 99)
         held = p99 <= TARGET_MS and not record.errors
         print(f"limit step {rate}/s: {count} reports, p50 {p(record.submissions, 50):.0f} ms, "

@@ -233,8 +233,15 @@ def cpu_by_part(stack: Stack) -> dict[str, float]:
     return parts
 
 
-def print_cpu(before: dict[str, float], after: dict[str, float], seconds: float) -> None:
-    shares = ", ".join(
-        f"{name} {(after[name] - before.get(name, 0.0)) / seconds:.2f}" for name in after
-    )
-    print(f"  cores used on average: {shares}")
+def print_cpu(
+    before: dict[str, float], after: dict[str, float], seconds: float, reports: int = 0
+) -> None:
+    """Cores each part used on average; with ``reports``, also the server's CPU milliseconds a
+    report (every part but the generator: the web workers, the job worker, PostgreSQL...)."""
+    used = {name: after[name] - before.get(name, 0.0) for name in after}
+    shares = ", ".join(f"{name} {cpu / seconds:.2f}" for name, cpu in used.items())
+    line = f"  cores used on average: {shares}"
+    if reports:
+        server = sum(cpu for name, cpu in used.items() if name != "generator")
+        line += f"; server CPU {server * 1000 / reports:.1f} ms a report"
+    print(line)

@@ -116,18 +116,20 @@ def kept_as_replay(kept: KeptAnswer, *, print_: str) -> Answer:
     return Answer(kept.status_code, _as_sent(kept.answer), replayed=True)
 
 
-def kept_answer_add(*, entry_id: int, key: str, print_: str, status: int, answer: Any) -> Any:
-    """Keep (link, ``key``) with its answer in the caller's transaction, after its write: a
-    key kept meanwhile by another try is an ``IntegrityError`` that rolls the write back.
-    Returns the answer as kept, to send: every replay of it is the same bytes."""
-    kept = KeptAnswer.objects.create(
+def kept_answer_new(
+    *, entry_id: int, key: str, print_: str, status: int, answer: Any
+) -> KeptAnswer:
+    """(link, ``key``) with its answer, as it will be kept and sent (every replay of it is the
+    same bytes), not yet saved: the caller inserts it in its transaction, after or with its
+    write (``services.report`` sends it in the statement that inserts the lines). A key kept
+    meanwhile by another try is then an ``IntegrityError`` that rolls the write back."""
+    return KeptAnswer(
         entry_id=entry_id,
         key=key,
         fingerprint=print_,
         status_code=status,
         answer=_as_sent(answer),
     )
-    return kept.answer
 
 
 def _as_sent(answer: Any) -> Any:

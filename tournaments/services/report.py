@@ -14,10 +14,13 @@ the engine's line, ``agreed_lines``; the same lock), run as:
 4. when the game is verified, the table's update goes in that same statement on PostgreSQL (a
    data-modifying ``WITH``; a second statement elsewhere); the standings job is asked for
    without a database round trip while one is known to be waiting (``standings_follow``);
-5. with an ``Idempotency-Key``, one keeps (link, key) with the answer (``services.idempotency``).
+5. with an ``Idempotency-Key``, (link, key) is kept with the answer (``services.idempotency``)
+   in that same statement on PostgreSQL (a second data-modifying ``WITH``), in one of its own
+   elsewhere.
 
-Plus BEGIN and COMMIT. The answer is built from what the transaction holds
-(``selectors.report.report_saved``), never read again. Anything else (an unknown link, no game,
+Plus BEGIN and COMMIT: 5 statements on PostgreSQL, for a keyed report that verifies its table
+too. The answer is built from what the transaction holds (``selectors.report.report_saved``),
+before the insert that keeps it, and is never read again. Anything else (an unknown link, no game,
 a sit-out, a doubles table, where a report goes on the team's card) is not a report this path
 takes: ``report_by_link`` returns None and the caller takes the general path.
 """
@@ -28,6 +31,7 @@ from dataclasses import dataclass
 
 from django.db import IntegrityError, connection
 from django.db.models import FilteredRelation, OuterRef, Q, Subquery
+from django.db.models.sql import InsertQuery
 from django.utils import timezone
 
 from scoring.games import CardLine as EngineLine
@@ -40,7 +44,7 @@ from tournaments.selectors.results import IN_PLAY
 from tournaments.services.conflicts import retry_on_conflict
 from tournaments.services.idempotency import (
     Answer,
-    kept_answer_add,
+    kept_answer_new,
     kept_as_replay,
     kept_replay,
 )
@@ -180,51 +184,69 @@ def _report(token, won, spread, game_number, key, print_, status) -> _Saved | No
     agreed = agreed_lines(in_order, verified, seat.game.event)
     if agreed:
         table.status, table.verified_at = Table.Status.VERIFIED, timezone.now()
-    _lines_insert([mine, *agreed], verified=table if agreed else None)
-    if agreed:
-        standings_follow(event=seat.game.event)
     theirs = next((r for s, r in reported.items() if s != seat.pk), None)
     opponent = next((n for s, n in names.items() if s != seat.pk), "")
-    answer = report_saved(
-        table=table,
-        line=mine,
-        theirs=_as_card_line(theirs),
-        opponent=opponent,
-    )
+    answer = report_saved(table=table, line=mine, theirs=_as_card_line(theirs), opponent=opponent)
+    kept = None
     if key:
-        answer = kept_answer_add(
+        kept = kept_answer_new(
             entry_id=entry.pk, key=key, print_=print_, status=status, answer=answer
         )
+        answer = kept.answer
+    _lines_insert([mine, *agreed], verified=table if agreed else None, kept=kept)
+    if agreed:
+        standings_follow(event=seat.game.event)
     return _Saved(answer, mine.pk)
 
 
-def _lines_insert(lines: list[CardLine], *, verified: Table | None) -> None:
-    """The lines in one ``INSERT ... RETURNING`` their ids (``bulk_create``); with ``verified``,
-    that table's new status in the same statement on PostgreSQL (a data-modifying ``WITH``:
-    one round trip, not two), in a second one elsewhere."""
-    if verified is None:
-        CardLine.objects.bulk_create(lines)
-        return
+def _lines_insert(lines: list[CardLine], *, verified: Table | None, kept: KeptAnswer | None):
+    """The lines in one ``INSERT ... RETURNING`` their ids (``bulk_create``). With ``verified``
+    (that table's new status) and ``kept`` (the answer kept for the report's key), on
+    PostgreSQL in the same statement (data-modifying ``WITH``s: one round trip, not three),
+    elsewhere in statements of their own. A key kept meanwhile fails the whole statement."""
     if connection.vendor != "postgresql":
         CardLine.objects.bulk_create(lines)
-        verified.save(update_fields=["status", "verified_at"])
+        if verified is not None:
+            verified.save(update_fields=["status", "verified_at"])
+        if kept is not None:
+            kept.save(force_insert=True)
         return
     quote, meta = connection.ops.quote_name, Table._meta
-    update = (
-        f"UPDATE {quote(meta.db_table)} SET {quote(meta.get_field('status').column)} = %s, "
-        f"{quote(meta.get_field('verified_at').column)} = %s "
-        f"WHERE {quote(meta.pk.column)} = %s RETURNING 1"
-    )
-    values = (verified.status, verified.verified_at, verified.pk)
+    parts, values = [], []
+    if verified is not None:
+        parts.append(
+            f"verified AS (UPDATE {quote(meta.db_table)} SET "
+            f"{quote(meta.get_field('status').column)} = %s, "
+            f"{quote(meta.get_field('verified_at').column)} = %s "
+            f"WHERE {quote(meta.pk.column)} = %s RETURNING 1)"
+        )
+        values += [verified.status, verified.verified_at, verified.pk]
+    if kept is not None:
+        sql, params = _insert_sql(kept)
+        parts.append(f"kept AS ({sql} RETURNING 1)")
+        values += params
+    if not parts:
+        CardLine.objects.bulk_create(lines)
+        return
     insert = f"INSERT INTO {quote(CardLine._meta.db_table)} "
+    prefix = f"WITH {', '.join(parts)} "
 
-    def with_update(execute, sql, params, many, context):
+    def with_parts(execute, sql, params, many, context):
         if sql.startswith(insert):
-            return execute(f"WITH verified AS ({update}) {sql}", (*values, *params), many, context)
+            return execute(prefix + sql, (*values, *params), many, context)
         return execute(sql, params, many, context)
 
-    with connection.execute_wrapper(with_update):
+    with connection.execute_wrapper(with_parts):
         CardLine.objects.bulk_create(lines)
+
+
+def _insert_sql(row) -> tuple[str, list]:
+    """Django's ``INSERT`` of one new row (its fields prepared as ``save`` would), unsent."""
+    model = type(row)
+    query = InsertQuery(model)
+    query.insert_values([f for f in model._meta.local_concrete_fields if not f.primary_key], [row])
+    ((sql, params),) = query.get_compiler(connection=connection).as_sql()
+    return sql, list(params)
 
 
 def _as_card_line(line: EngineLine | None) -> CardLine | None:

@@ -39,10 +39,12 @@ pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 PLAYERS = 300  # 150 tables, both cards of each: 300 reports
 REPORTERS = 8  # phones reporting at once
-# Seconds between two rounds of pg_terminate_backend: about the production finding (42 of 1,000
-# reports hit). With a report run again at most once, at 0.5 s 2 reports in 1,500 were hit
-# twice; it is now run again up to twice (services.conflicts.DROP_RETRIES).
-KILL_EVERY = 1.0
+# Answers between two rounds of pg_terminate_backend: about the production finding (42 of 1,000
+# reports hit). Counted in answers, not seconds: on a fast machine the 300 reports took 1 s, and
+# a round every second could miss them all. With a report run again at most once, a round twice
+# as often hit 2 reports in 1,500 twice; it is now run again up to twice
+# (services.conflicts.DROP_RETRIES).
+KILL_AFTER = 20
 HTTPS = {"X-Forwarded-Proto": "https"}
 
 
@@ -127,15 +129,33 @@ def stack(tmp_path):
 
 
 class Killer(threading.Thread):
-    """Ends every other session on the test database, round after round, until stopped."""
+    """Ends every other session on the test database after every ``KILL_AFTER`` answers
+    (``answered``), while the other reports are in flight, until stopped."""
 
     def __init__(self) -> None:
         super().__init__(name="pg-terminate", daemon=True)
-        self.stopped, self.rounds, self.ended = threading.Event(), 0, 0
+        self.stopped, self.due = threading.Event(), threading.Event()
+        self.rounds, self.ended, self.answers = 0, 0, 0
+        self.lock = threading.Lock()
+
+    def answered(self) -> None:
+        with self.lock:
+            self.answers += 1
+            if self.answers % KILL_AFTER == 0:
+                self.due.set()
+
+    def stop(self) -> None:
+        self.stopped.set()
+        self.due.set()
+        self.join(10)
 
     def run(self) -> None:
         with postgres_connect() as admin:
-            while not self.stopped.wait(KILL_EVERY):
+            while True:
+                self.due.wait()
+                self.due.clear()
+                if self.stopped.is_set():
+                    return
                 (ended,) = admin.execute(TERMINATE_ALL).fetchone()
                 self.rounds, self.ended = self.rounds + 1, self.ended + ended
 
@@ -163,8 +183,9 @@ def _report_requests(event, origin: str) -> list[tuple]:
     return reports
 
 
-def _send_all(stack: Stack, reports: list[tuple]) -> dict[int, tuple[int, str]]:
-    """Send the reports from ``REPORTERS`` threads; each seat's answer (status, body)."""
+def _send_all(stack: Stack, reports: list[tuple], killer=None) -> dict[int, tuple[int, str]]:
+    """Send the reports from ``REPORTERS`` threads; each seat's answer (status, body). Each
+    answer is told to ``killer``."""
     todo, answers = queue.SimpleQueue(), {}
     for report in reports:
         todo.put(report)
@@ -176,6 +197,8 @@ def _send_all(stack: Stack, reports: list[tuple]) -> dict[int, tuple[int, str]]:
             except queue.Empty:
                 return
             answers[seat] = stack.request(method, path, body, **headers)
+            if killer is not None:
+                killer.answered()
 
     threads = [threading.Thread(target=reporter) for _ in range(REPORTERS)]
     for thread in threads:
@@ -217,10 +240,9 @@ def test_reports_while_the_database_ends_sessions_are_saved_once_and_never_a_5xx
     killer = Killer()
     killer.start()
     started = time.monotonic()
-    answers = _send_all(stack, reports)
+    answers = _send_all(stack, reports, killer)
     seconds = time.monotonic() - started
-    killer.stopped.set()
-    killer.join(10)
+    killer.stop()
     connection.close()  # this test's own session was ended too
     _wait_for_jobs(45)
 

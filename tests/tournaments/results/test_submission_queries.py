@@ -9,7 +9,8 @@ two verified lines in the same INSERT, and on PostgreSQL the table's new status 
 statement (a second one on SQLite): 3, 5 with BEGIN and COMMIT, plus the standings job's
 request (its lookup and insert) when no job this process asked for is known to be waiting
 (``standings_follow``; tests run tasks at once, so they always ask). A phone's report carries
-an Idempotency-Key: one more, 6 with BEGIN and COMMIT.
+an Idempotency-Key: on PostgreSQL (link, key) and its answer are kept in that same INSERT (one
+more statement on SQLite), so a phone's report is 5 with BEGIN and COMMIT, verifying or not.
 """
 
 from datetime import timedelta
@@ -18,7 +19,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from tournaments.models import CardLine, Job, Table
+from tournaments.models import CardLine, Job, KeptAnswer, Table
 from tournaments.services import standings as standings_service
 
 pytestmark = pytest.mark.django_db
@@ -31,8 +32,12 @@ def _second_card() -> int:
 
 
 ASK_STANDINGS = 2
-# A report sent with an Idempotency-Key also keeps (link, key) with its answer: one insert.
-KEYED = 1
+
+
+def _keyed() -> int:
+    """A report sent with an Idempotency-Key also keeps (link, key) with its answer: in the
+    lines' INSERT on PostgreSQL, an insert of its own on SQLite."""
+    return 0 if connection.vendor == "postgresql" else 1
 
 
 def _statements(client, seat, body, key=None, status=201) -> list[str]:
@@ -81,12 +86,23 @@ def test_a_report_sent_again_retires_the_first_line_in_one_more(client, event_in
     assert again[2].startswith('UPDATE "tournaments_cardline"'), again
 
 
-def test_a_keyed_report_takes_one_more_and_its_replay_writes_nothing(client, event_in_play):
-    _, a, b = _seats(event_in_play(10))
+def test_a_keyed_report_keeps_its_answer_and_its_replay_writes_nothing(client, event_in_play):
+    table, a, b = _seats(event_in_play(10))
     key = "c0ffee00-1111-4222-8333-444455556666"
-    assert len(_statements(client, a, {"result": "won", "margin": 20}, key)) == FIRST_CARD + KEYED
+    first = _statements(client, a, {"result": "won", "margin": 20}, key)
+    assert len(first) == FIRST_CARD + _keyed(), first
+    if connection.vendor == "postgresql":
+        assert first[2].startswith('WITH kept AS (INSERT INTO "tournaments_keptanswer"'), first[2]
     second = _statements(client, b, {"result": "lost", "margin": 20}, key)
-    assert len(second) == _second_card() + ASK_STANDINGS + KEYED
+    assert len(second) == _second_card() + ASK_STANDINGS + _keyed(), second
+    if connection.vendor == "postgresql":  # the table's status, the key and the lines: one
+        assert second[2].startswith("WITH verified AS (UPDATE"), second[2]
+        assert 'kept AS (INSERT INTO "tournaments_keptanswer"' in second[2], second[2]
+    table.refresh_from_db()
+    assert table.status == Table.Status.VERIFIED
+    kept = KeptAnswer.objects.get(entry=b.entry, key=key)
+    assert kept.status_code == 201 and kept.answer["verified"] is True
+    assert KeptAnswer.objects.get(entry=a.entry, key=key).answer["verified"] is False
     # Sent again: the locked read, which finds the key kept, and the kept answer; nothing
     # written (a phone's second try costs 2 statements, not a write rolled back).
     replay = _statements(client, a, {"result": "won", "margin": 20}, key)
