@@ -15,7 +15,8 @@ from tournaments.models.events import Entry
 
 
 class KeptAnswer(models.Model):
-    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
+    # No index of its own: the (entry, key) unique constraint's index serves an entry's lookups.
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+", db_index=False)
     key = models.CharField(max_length=100)
     fingerprint = models.CharField(max_length=64, help_text="sha256 of the route and the body")
     status_code = models.PositiveSmallIntegerField()

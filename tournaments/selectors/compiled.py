@@ -155,6 +155,13 @@ def _instance(plan: _Plan, row: tuple) -> Model:
     return instance
 
 
+def prepared_rows(sql: str, params: tuple) -> list[tuple]:
+    """Run ``sql`` (with its ``RETURNING`` or ``SELECT`` rows) as the compiled queries run: a
+    prepared statement on PostgreSQL, planned once per connection; Django's cursor elsewhere.
+    For a write of a fixed shape that is run at every report (``services.report``)."""
+    return _execute(sql, params)
+
+
 def _execute(sql: str, params: tuple) -> list[tuple]:
     if connection.vendor != "postgresql":
         with connection.cursor() as cursor:

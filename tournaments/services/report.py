@@ -27,6 +27,7 @@ takes: ``report_by_link`` returns None and the caller takes the general path.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from django.db import IntegrityError, connection
@@ -38,7 +39,7 @@ from scoring.games import CardLine as EngineLine
 from tournaments.errors import ServiceError
 from tournaments.models import ENTRANT_NAME, CardLine, Entry, KeptAnswer, Seat, Table
 from tournaments.selectors.access import entry_link_used
-from tournaments.selectors.compiled import Compiled
+from tournaments.selectors.compiled import Compiled, prepared_rows
 from tournaments.selectors.report import report_saved
 from tournaments.selectors.results import IN_PLAY
 from tournaments.services.conflicts import retry_on_conflict
@@ -200,10 +201,11 @@ def _report(token, won, spread, game_number, key, print_, status) -> _Saved | No
 
 
 def _lines_insert(lines: list[CardLine], *, verified: Table | None, kept: KeptAnswer | None):
-    """The lines in one ``INSERT ... RETURNING`` their ids (``bulk_create``). With ``verified``
-    (that table's new status) and ``kept`` (the answer kept for the report's key), on
-    PostgreSQL in the same statement (data-modifying ``WITH``s: one round trip, not three),
-    elsewhere in statements of their own. A key kept meanwhile fails the whole statement."""
+    """The lines in one ``INSERT ... RETURNING`` their ids. With ``verified`` (that table's new
+    status) and ``kept`` (the answer kept for the report's key), on PostgreSQL in the same
+    statement (data-modifying ``WITH``s: one round trip, not three), run as a prepared
+    statement (its shape is one of a few, planned once per connection); elsewhere in
+    statements of their own. A key kept meanwhile fails the whole statement."""
     if connection.vendor != "postgresql":
         CardLine.objects.bulk_create(lines)
         if verified is not None:
@@ -222,31 +224,51 @@ def _lines_insert(lines: list[CardLine], *, verified: Table | None, kept: KeptAn
         )
         values += [verified.status, verified.verified_at, verified.pk]
     if kept is not None:
-        sql, params = _insert_sql(kept)
+        sql, params = _insert_sql([kept])
         parts.append(f"kept AS ({sql} RETURNING 1)")
         values += params
-    if not parts:
-        CardLine.objects.bulk_create(lines)
-        return
-    insert = f"INSERT INTO {quote(CardLine._meta.db_table)} "
-    prefix = f"WITH {', '.join(parts)} "
-
-    def with_parts(execute, sql, params, many, context):
-        if sql.startswith(insert):
-            return execute(prefix + sql, (*values, *params), many, context)
-        return execute(sql, params, many, context)
-
-    with connection.execute_wrapper(with_parts):
-        CardLine.objects.bulk_create(lines)
+    sql, params = _insert_sql(lines, returning=True)
+    if parts:
+        sql = f"WITH {', '.join(parts)} {sql}"
+    ids = prepared_rows(sql, (*values, *params))
+    for line, (pk,) in zip(lines, ids, strict=True):
+        line.pk = pk
+        line._state.adding, line._state.db = False, connection.alias
 
 
-def _insert_sql(row) -> tuple[str, list]:
-    """Django's ``INSERT`` of one new row (its fields prepared as ``save`` would), unsent."""
-    model = type(row)
+def _insert_sql(rows: list, returning: bool = False) -> tuple[str, list]:
+    """Django's ``INSERT`` of new ``rows`` of one model, with ``RETURNING`` their ids; unsent.
+    The SQL is Django's, made once per model, row count and ``returning`` (``_insert_shape``);
+    the parameters are each field's value prepared as ``save`` prepares it (defaults,
+    ``auto_now_add``, JSON): building the whole statement through Django's compiler at every
+    report cost more than PostgreSQL took to run it."""
+    sql, fields, by_column = _insert_shape(type(rows[0]), len(rows), returning)
+    values = [
+        [f.get_db_prep_save(f.pre_save(row, True), connection) for f in fields] for row in rows
+    ]
+    if by_column:  # PostgreSQL's INSERT ... SELECT * FROM UNNEST(...): one array per column
+        return sql, [list(column) for column in zip(*values, strict=True)]
+    return sql, [value for row in values for value in row]
+
+
+@functools.cache
+def _insert_shape(model, count: int, returning: bool) -> tuple[str, tuple, bool]:
+    """Django's SQL to insert ``count`` new rows of ``model``, its fields in the SQL's order, and
+    whether its parameters are one array a column (``UNNEST``) or one value a field and row."""
+    meta = model._meta
+    fields = tuple(f for f in meta.local_concrete_fields if not f.primary_key)
     query = InsertQuery(model)
-    query.insert_values([f for f in model._meta.local_concrete_fields if not f.primary_key], [row])
-    ((sql, params),) = query.get_compiler(connection=connection).as_sql()
-    return sql, list(params)
+    query.insert_values(fields, [model() for _ in range(count)])
+    compiler = query.get_compiler(connection=connection)
+    if returning:
+        compiler.returning_fields = [meta.pk]
+    ((sql, params),) = compiler.as_sql()
+    by_column = (
+        len(params) == len(fields) and count > 1 and all(isinstance(p, list) for p in params)
+    )
+    if not by_column and len(params) != len(fields) * count:
+        raise ValueError(f"an INSERT of {model.__name__} that is not one value a field and row")
+    return sql, fields, by_column
 
 
 def _as_card_line(line: EngineLine | None) -> CardLine | None:

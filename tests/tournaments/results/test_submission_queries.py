@@ -156,3 +156,50 @@ def test_a_job_past_its_countdown_is_never_counted_on(
             standings_service.standings_follow(event=event)
         assert len(asked.captured_queries) >= 1
     assert standings_service._waiting_until == {}
+
+
+@pytest.mark.parametrize("count", [1, 3])
+def test_the_report_insert_is_djangos_own(count, monkeypatch):
+    """The report's INSERT (``services.report._insert_sql``: Django's SQL made once, the values
+    prepared as ``save`` prepares them) is what Django's compiler makes for the same rows."""
+    from django.db.models.sql import InsertQuery
+    from django.utils import timezone
+
+    from tournaments.models import KeptAnswer
+    from tournaments.services.report import _insert_sql
+
+    now = timezone.now()
+    monkeypatch.setattr(timezone, "now", lambda: now)  # auto_now_add: one instant for both
+
+    def rows(seat_id):
+        return [
+            CardLine(
+                seat_id=seat_id + n,
+                kind=kind,
+                game_points=2 - n % 2 * 2,
+                plus=20 * (n % 2),
+                minus=20 * (1 - n % 2),
+                source="player",
+                reason="",
+            )  # fmt: skip
+            for n, kind in enumerate(["reported", "verified", "verified"][:count])
+        ]
+
+    def djangos(objs, returning):
+        query = InsertQuery(type(objs[0]))
+        meta = type(objs[0])._meta
+        query.insert_values([f for f in meta.local_concrete_fields if not f.primary_key], objs)
+        compiler = query.get_compiler(connection=connection)
+        if returning:
+            compiler.returning_fields = [meta.pk]
+        ((sql, params),) = compiler.as_sql()
+        return sql, [list(p) if isinstance(p, list) else p for p in params]
+
+    for seat_id in (7, 70):  # the SQL is made once; the values are each call's own
+        assert _insert_sql(rows(seat_id), returning=True) == djangos(rows(seat_id), True)
+    kept = KeptAnswer(entry_id=5, key="k-1", fingerprint="f" * 64, status_code=201,
+                      answer={"verified": True, "words": "Both cards agree"})  # fmt: skip
+    sql, params = _insert_sql([kept])
+    expected_sql, expected = djangos([kept], False)
+    assert sql == expected_sql
+    assert [getattr(p, "obj", p) for p in params] == [getattr(p, "obj", p) for p in expected]
