@@ -41,7 +41,8 @@ database whose statistics were never gathered); the run prints which.
    one event of 5,000 players); ``BENCH_PLAYERS`` of their players' phones poll
    (``BENCH_POLLING=0``: none), 200 spectators watch the first event's standings, and the
    reports arrive at random at that rate. The knee is the highest rate whose p99 stays
-   <= 300 ms with no error and every table verified.
+   <= 300 ms with no error and every table verified: the grid's rates until one fails, then
+   ``BENCH_REFINE`` steps halfway between the last that held and the first that failed.
 4. Step test, the limit: the same rates and seconds, the same generator, one fresh token per
    report, on the minimal endpoint alone.
 
@@ -52,7 +53,9 @@ limit_knee_per_s=<l> knee_ratio=<k/l>``.
 Environment: ``BENCH_PLAYERS`` (1024), ``BENCH_BURST_SECONDS`` (60), ``BENCH_STEPS``
 (``30,60,90,120,160,200,250``), ``BENCH_STEP_SECONDS`` (20; less only to try the bench out),
 ``BENCH_MAX_RATE`` (1000: the steps go on past ``BENCH_STEPS`` by a quarter each until one
-fails), ``BENCH_SPECTATORS`` (200), ``BENCH_POLLING`` (1), ``BENCH_STATISTICS`` (``analyzed``),
+fails), ``BENCH_REFINE`` (2: then that many steps halfway between the last rate that held and
+the first that failed, to 10/s, for Pegboard and the limit alike), ``BENCH_SPECTATORS``
+(200), ``BENCH_POLLING`` (1), ``BENCH_STATISTICS`` (``analyzed``),
 ``BENCH_GUNICORN_ARGS`` (extra arguments for both gunicorns, e.g. ``--workers 5``).
 """
 
@@ -69,7 +72,16 @@ import production_django  # noqa: F401  (bench/: Django set up first)
 
 # isort: split
 from django.db import connection  # noqa: E402
-from load_gen import Record, Watchers, arrivals, loop_lag, p, settled_p99, submit  # noqa: E402  (bench/)
+from load_gen import (  # noqa: E402  (bench/)
+    Record,
+    Watchers,
+    arrivals,
+    knee_search,
+    loop_lag,
+    p,
+    settled_p99,
+    submit,
+)
 from load_setup import event_with_game, statistics_mode, statistics_settle  # noqa: E402
 from load_stack import Stack, cpu_by_part, fetch, print_cpu  # noqa: E402
 
@@ -81,6 +93,7 @@ BURST_SECONDS = float(os.environ.get("BENCH_BURST_SECONDS", 60))
 STEPS = [int(r) for r in os.environ.get("BENCH_STEPS", "30,60,90,120,160,200,250").split(",") if r]
 STEP_SECONDS = float(os.environ.get("BENCH_STEP_SECONDS", 20))
 MAX_RATE = int(os.environ.get("BENCH_MAX_RATE", 1000))
+REFINE = int(os.environ.get("BENCH_REFINE", 2))
 SPECTATORS = int(os.environ.get("BENCH_SPECTATORS", 200))
 POLLING = os.environ.get("BENCH_POLLING", "1") not in ("0", "false", "no")
 TARGET_MS = 300
@@ -206,8 +219,7 @@ def step_events(director, rate: int, count: int):
 
 
 def pegboard_steps(stack: Stack, director, mode: str) -> int:
-    knee = 0
-    for rate in rates():
+    def held_at(rate: int) -> bool:
         count, started = step_count(rate), time.perf_counter()
         events, reports, everyone = step_events(director, rate, count)
         statistics_settle(mode)
@@ -229,21 +241,22 @@ def pegboard_steps(stack: Stack, director, mode: str) -> int:
               f"{unverified} tables not verified{'' if held else '  <- not held'}")  # fmt: skip
         print_waits(stack.waits(since, time.time()), step)
         causes(step, stack)
-        if not held:
-            break
-        knee = rate
+        return held
+
+    knee, _ = knee_search(rates(), held_at, REFINE)
     return knee
 
 
 def limit_steps(stack: Stack) -> int:
-    knee, used = 0, 0
-    for rate in rates():
+    used = [0]
+
+    def held_at(rate: int) -> bool:
         count = step_count(rate)
         reports = [
-            (f"limit-{used + n}", {"result": "won" if n % 2 else "lost", "margin": 1 + n % 60})
+            (f"limit-{used[0] + n}", {"result": "won" if n % 2 else "lost", "margin": 1 + n % 60})
             for n in range(count)
         ]
-        used += count
+        used[0] += count
         record, cpu_before, clock = Record(), cpu_by_part(stack), time.monotonic()
         offsets = arrivals(count, rate, random.Random(rate))
         asyncio.run(
@@ -256,9 +269,9 @@ def limit_steps(stack: Stack) -> int:
               f"p99 {p99:.0f} ms, {len(record.errors)} errors"
               f"{'' if held else '  <- not held'}")  # fmt: skip
         causes(record, stack, "limit")
-        if not held:
-            break
-        knee = rate
+        return held
+
+    knee, _ = knee_search(rates(), held_at, REFINE)
     return knee
 
 
@@ -345,7 +358,8 @@ def main() -> None:
     stack = None
     try:
         stack = Stack()
-        steps_tokens = sum(step_count(rate) for rate in rates())
+        # The limit's steps: every rate of the grid, and the halfway steps after it.
+        steps_tokens = sum(step_count(rate) for rate in rates()) + REFINE * step_count(MAX_RATE)
         with connection.cursor() as cursor:
             tables_create(cursor, steps_tokens + PLAYERS)  # the limit's steps, then its burst
         started = time.perf_counter()

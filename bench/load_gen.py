@@ -213,3 +213,32 @@ def p(values: list[float], q: int) -> float:
     if len(values) < 2:
         return values[0] if values else 0.0
     return statistics.quantiles(values, n=100, method="inclusive")[q - 1]
+
+
+def knee_search(rates, held_at, refine: int = 2) -> tuple[int, list[tuple[int, bool]]]:
+    """The highest rate that held: ``rates`` in turn until one fails (``held_at(rate)`` runs a
+    step), then up to ``refine`` steps halfway between the last that held and the first that
+    failed (to 10/s), so a knee is not read off a grid whose steps are a quarter apart: a
+    ratio of two knees on that grid was up to a quarter off. Returns the knee and every
+    (rate, held) tried, in order."""
+    knee, failed, tried = 0, None, []
+    for rate in rates:
+        held = held_at(rate)
+        tried.append((rate, held))
+        if not held:
+            failed = rate
+            break
+        knee = rate
+    for _ in range(refine):
+        if failed is None:
+            break
+        rate = (knee + failed) // 20 * 10
+        if rate <= knee:
+            break
+        held = held_at(rate)
+        tried.append((rate, held))
+        if held:
+            knee = rate
+        else:
+            failed = rate
+    return knee, tried

@@ -144,3 +144,24 @@ def test_the_limit_poll_answers_304_until_its_token_has_a_new_line_in_one_statem
     assert len(queries) == 1 and opened.status_code == 200
     assert f'data-live-version="{changed["ETag"].strip(chr(34))}"'.encode() in opened.content
     assert client.get("/limit/open/none/").status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("limit", "knee", "tried"),
+    [
+        # The grid to its first failure, then two halfway steps: 310 held, 380 failed; 340
+        # held (halfway, to 10/s), 360 failed.
+        (350, 340, [(250, True), (310, True), (380, False), (340, True), (360, False)]),
+        (320, 320, [(250, True), (310, True), (380, False), (340, False), (320, True)]),
+        # The first step fails: the knee is below the grid, halfway to 0.
+        (10, 0, [(250, False), (120, False), (60, False)]),
+        # Nothing fails before the grid ends: "at least", no halfway step.
+        (10_000, 380, [(250, True), (310, True), (380, True)]),
+    ],
+)
+def test_the_knee_is_refined_between_the_last_rate_held_and_the_first_failed(limit, knee, tried):
+    """``load_gen.knee_search``: a ratio of two knees read off a grid a quarter apart was up to
+    a quarter off; two halfway steps bring it within a few percent, for Pegboard and the limit
+    alike. ``held_at`` stands for a step: a rate holds up to ``limit``."""
+    found, steps = load_gen.knee_search([250, 310, 380], lambda rate: rate <= limit, refine=2)
+    assert (found, steps) == (knee, tried)
