@@ -66,7 +66,6 @@ import os
 import random
 import sys
 import time
-from pathlib import Path
 
 import production_django  # noqa: F401  (bench/: Django set up first)
 
@@ -83,7 +82,15 @@ from load_gen import (  # noqa: E402  (bench/)
     submit,
 )
 from load_setup import event_with_game, statistics_mode, statistics_settle  # noqa: E402
-from load_stack import Stack, cpu_by_part, fetch, print_cpu  # noqa: E402
+from load_stack import (  # noqa: E402
+    Stack,
+    causes,
+    cpu_by_part,
+    fetch,
+    print_cpu,
+    print_waits,
+    processor,
+)
 
 from bench.limit_app import tables_create  # noqa: E402
 from tournaments.models import CardLine, Table  # noqa: E402
@@ -100,13 +107,6 @@ TARGET_MS = 300
 # Every phone opens its page within its first poll's 3.5-4 s: what the burst's reports sent
 # after this many seconds met is printed apart (the headline p99 counts every report).
 OPENED_SECONDS = 10.0
-
-
-def processor() -> str:
-    for line in Path("/proc/cpuinfo").read_text().splitlines():
-        if line.startswith("model name"):
-            return line.partition(":")[2].strip()
-    return "processor unknown"
 
 
 def step_count(rate: int) -> int:
@@ -147,27 +147,6 @@ async def phase(port, event_id, reports, rate, pollers, lag_after=None, limit=Fa
     await watchers.stop(clients)
     lagging.cancel()
     return record, lag
-
-
-def print_waits(waits: list[float], record: Record | None = None) -> None:
-    """Where a tail comes from: waiting for a gunicorn worker (server side, from the probe) or
-    the generator's own loop running late (client side)."""
-    line = (f"  waited for a worker: p50 {p(waits, 50):.0f} ms, p99 {p(waits, 99):.0f} ms, "
-            f"max {max(waits, default=0):.0f} ms ({len(waits)} requests)")  # fmt: skip
-    if record is not None:
-        line += f"; generator loop late p99 {p(record.loop_lag, 99):.0f} ms"
-    print(line)
-
-
-def causes(record: Record, stack: Stack, part: str = "web") -> None:
-    if not record.errors:
-        return
-    print(f"  {len(record.errors)} errors; first ones:")
-    for error in record.errors[:5]:
-        print(f"    {error}")
-    tracebacks = [line for line in stack.log(part).splitlines() if "Error" in line]
-    for line in tracebacks[-10:]:
-        print(f"    server log: {line}")
 
 
 def stored(event) -> tuple[int, int]:

@@ -15,10 +15,14 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from django.db import connection
 
 from tests.smtp_sink import SmtpSink
+
+if TYPE_CHECKING:
+    from load_gen import Record
 
 ROOT = Path(__file__).resolve().parent.parent
 # The product's gunicorn settings plus a probe of how long each request waited for a worker.
@@ -245,3 +249,33 @@ def print_cpu(
         server = sum(cpu for name, cpu in used.items() if name != "generator")
         line += f"; server CPU {server * 1000 / reports:.1f} ms a report"
     print(line)
+
+
+def processor() -> str:
+    for line in Path("/proc/cpuinfo").read_text().splitlines():
+        if line.startswith("model name"):
+            return line.partition(":")[2].strip()
+    return "processor unknown"
+
+
+def print_waits(waits: list[float], record: Record | None = None) -> None:
+    """Where a tail comes from: waiting for a gunicorn worker (server side, from the probe) or
+    the generator's own loop running late (client side)."""
+    from load_gen import p  # load_gen imports this module's client
+
+    line = (f"  waited for a worker: p50 {p(waits, 50):.0f} ms, p99 {p(waits, 99):.0f} ms, "
+            f"max {max(waits, default=0):.0f} ms ({len(waits)} requests)")  # fmt: skip
+    if record is not None:
+        line += f"; generator loop late p99 {p(record.loop_lag, 99):.0f} ms"
+    print(line)
+
+
+def causes(record: Record, stack: Stack, part: str = "web") -> None:
+    if not record.errors:
+        return
+    print(f"  {len(record.errors)} errors; first ones:")
+    for error in record.errors[:5]:
+        print(f"    {error}")
+    tracebacks = [line for line in stack.log(part).splitlines() if "Error" in line]
+    for line in tracebacks[-10:]:
+        print(f"    server log: {line}")

@@ -190,14 +190,10 @@ def _throttle_counts_cleared():
     from django.core.cache import caches
 
     from tournaments.heard import heard_forget_memo
+    from tournaments.services.standings import standings_forget_memo
 
     caches["throttle"].clear()
     heard_forget_memo()  # the memo of when each phone was last heard (no write in flight after)
     caches["heard"].clear()  # and the times written (tournaments.heard)
-    # The standings jobs this thread's open transaction made: a test's transaction is rolled
-    # back, never committed, so its jobs stay noted, and SQLite gives the next test's job the
-    # same id (seen: a joined job taken before the commit was not asked for again).
-    from tournaments.services import standings
-
-    standings._made_here.__dict__.pop("jobs", None)
-    standings._waiting_until.clear()
+    # Seen without it: a joined job taken before the commit was not asked for again.
+    standings_forget_memo()

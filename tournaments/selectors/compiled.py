@@ -125,7 +125,7 @@ class Compiled:
         params = list(plan.params)
         for index, argument in plan.slots:
             params[index] = values[argument]
-        rows = _execute(plan.sql, tuple(params))
+        rows = prepared_rows(plan.sql, tuple(params))
         if plan.converters:
             rows = [_converted(row, plan.converters) for row in rows]
         return rows if plan.model is None else [_instance(plan, row) for row in rows]
@@ -156,13 +156,9 @@ def _instance(plan: _Plan, row: tuple) -> Model:
 
 
 def prepared_rows(sql: str, params: tuple) -> list[tuple]:
-    """Run ``sql`` (with its ``RETURNING`` or ``SELECT`` rows) as the compiled queries run: a
-    prepared statement on PostgreSQL, planned once per connection; Django's cursor elsewhere.
-    For a write of a fixed shape that is run at every report (``services.report``)."""
-    return _execute(sql, params)
-
-
-def _execute(sql: str, params: tuple) -> list[tuple]:
+    """Run ``sql`` and return its rows, as every compiled query runs: a prepared statement on
+    PostgreSQL, planned once per connection; Django's cursor elsewhere. Also for a write of a
+    fixed shape run at every report (``services.report``), with its ``RETURNING`` rows."""
     if connection.vendor != "postgresql":
         with connection.cursor() as cursor:
             cursor.execute(sql, params)

@@ -55,6 +55,15 @@ def standings_request(*, event: Event) -> Job:
 _made_here = threading.local()
 
 
+def standings_forget_memo() -> None:
+    """Forget what this process notes about standings jobs (the jobs this thread's open
+    transaction made, the jobs known to be waiting): for tests, whose transactions are rolled
+    back, never committed, so a job they made would stay noted, and SQLite gives the next
+    test's job the same id."""
+    _made_here.__dict__.pop("jobs", None)
+    _waiting_until.clear()
+
+
 def _ask_again_if_taken(job_id: int, event: Event) -> None:
     if not Job.objects.filter(pk=job_id, status=Job.Status.PENDING).exists():
         standings_request(event=event)

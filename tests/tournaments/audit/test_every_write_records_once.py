@@ -78,6 +78,7 @@ NOT_STAFF_ACTIONS = {
     "agreed_lines": "builds the verified lines, saved by the report",
     "report_by_link": "a player's report: its lines are the record (as card_line_report)",
     "standings_follow": "starts a job for a report, whose lines are the record",
+    "standings_forget_memo": "forgets notes in memory (for tests), no data changed",
     "kept_answer_new": "a report's answer to keep for its replay (unsaved), no data changed",
     "kept_replay": "reads",
     "kept_as_replay": "reads (the kept answer to send again)",
