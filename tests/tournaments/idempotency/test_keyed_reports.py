@@ -209,3 +209,20 @@ def test_the_page_shows_its_queue_to_tests_and_assistive_technology(client, even
     attrs = dict(re.findall(r'([a-z-]+)="([^"]*)"', tag.group()))
     assert (attrs["data-sync-state"], attrs["data-pending"]) == ("idle", "0")
     assert attrs["aria-live"] == "polite"
+
+
+def test_a_key_is_kept_per_link_another_link_with_it_gets_no_answer_of_the_first(event_in_play):
+    """The chain, not the route: a holder of one link who learns (or guesses) the key another
+    link used gets nothing of that link's answer; their report is their own, saved and kept
+    under their link (the kept answer is written in the report's own statement)."""
+    table, a, b = _table(event_in_play(10))
+    first = _report(a, {"result": "won", "margin": 20})
+    other = _report(b, {"result": "lost", "margin": 20})  # the same KEY, the opponent's link
+    assert first.status_code == other.status_code == 201
+    assert "Idempotent-Replayed" not in other
+    assert other.json()["verified"] is True and first.json()["verified"] is False
+    assert _reported(a) == _reported(b) == 1
+    kept = dict(KeptAnswer.objects.filter(key=KEY).values_list("entry_id", "answer"))
+    assert kept == {a.entry_id: first.json(), b.entry_id: other.json()}
+    table.refresh_from_db()
+    assert table.status == Table.Status.VERIFIED
