@@ -332,9 +332,9 @@
       if (record.state !== "received") continue;
       if (record.kind === "match" && match) {
         const said = queue.matchOutcome(match, record);
-        if (said.state !== "received") await queue.put({ ...record, ...said });
+        if (said.state !== "received") await queue.advance({ ...record, ...said });
       } else if (record.kind !== "match" && verified && record.game === Number(section.dataset.game)) {
-        await queue.put({ ...record, state: "verified", words: verified.textContent.trim() });
+        await queue.advance({ ...record, state: "verified", words: verified.textContent.trim() });
       }
     }
     render();
@@ -359,7 +359,7 @@
     for (const record of await queue.forToken(config.token)) {
       const done = ["received", "verified"].includes(record.state);
       if (done && Date.now() - (record.done_at || 0) > KEEP_DONE_MS) await queue.remove(record.key);
-      else if (record.state === "sending") await queue.put({ ...record, state: "saved" });
+      else if (record.state === "sending") await queue.advance({ ...record, state: "saved" });
     }
   }
 

@@ -52,6 +52,25 @@
     return record;
   }
 
+  // How far a report has come: an answer or the page's own words never take a record back
+  // (a resend's late answer is the server's first answer again, "waiting", while the page may
+  // already have seen the game verified; a send that found no network is not "saved on this
+  // phone" again once another sender had it received).
+  const RANK = { saved: 0, sending: 0, received: 1, verified: 2, conflict: 3, refused: 3 };
+
+  // Put the record unless the stored one has come further (another sender: the page, another
+  // tab, the worker's Background Sync); read and written in one transaction. Resolves to what
+  // the store then holds.
+  async function advance(record) {
+    const db = await open();
+    const tx = db.transaction(STORE, "readwrite");
+    const now = await tx.store.get(record.key);
+    const kept = now && RANK[record.state] < RANK[now.state] ? now : record;
+    if (kept === record) await tx.store.put(record);
+    await tx.done;
+    return kept;
+  }
+
   async function remove(key) {
     const db = await open();
     await db.delete(STORE, key);
@@ -153,7 +172,8 @@
 
   async function sendOne(record, changed) {
     const tried = { ...record, tries: (record.tries || 0) + 1 };
-    await put({ ...tried, state: "sending", sent_at: Date.now() });
+    const sending = { ...tried, state: "sending", sent_at: Date.now() };
+    if (await advance(sending) !== sending) return null; // another sender had it answered
     changed();
     const headers = { "Content-Type": "application/json", "Idempotency-Key": record.key };
     if (record.csrf) headers["X-CSRFToken"] = record.csrf; // a signed-in player's session
@@ -165,11 +185,11 @@
       }));
     } catch (error) {
       // No network, or no answer in time: kept for later (sent again, it is stored once).
-      return put({ ...tried, state: "saved", words: "" });
+      return advance({ ...tried, state: "saved", words: "" });
     }
     if (response.status === 200 || response.status === 201) {
       const said = record.kind === "match" ? await matchAnswer(record) : outcome(body, record);
-      return put({ ...tried, ...said, done_at: Date.now() });
+      return advance({ ...tried, ...said, done_at: Date.now() });
     }
     // 409: the key was used with other figures; already_verified: the table's card was settled
     // without this report; game_changed: the next game is in play (the report's game was
@@ -178,13 +198,13 @@
     const codes = (body.errors || []).map((error) => error.code);
     if (response.status === 409 || codes.some((code) => CONFLICT_CODES.includes(code))) {
       const words = firstMessage(body, "The server holds another report under this key.");
-      return put({ ...tried, state: "conflict", words, done_at: Date.now() });
+      return advance({ ...tried, state: "conflict", words, done_at: Date.now() });
     }
     if (response.status === 429 || response.status >= 500) {
-      return put({ ...tried, state: "saved", words: "" }); // busy or down: tried again later
+      return advance({ ...tried, state: "saved", words: "" }); // busy or down: tried later
     }
     const words = firstMessage(body, `The server refused this report (${response.status}).`);
-    return put({ ...tried, state: "refused", words, done_at: Date.now() });
+    return advance({ ...tried, state: "refused", words, done_at: Date.now() });
   }
 
   // Send every report that waits (of one link, or of all with token null), oldest first, one
@@ -209,6 +229,6 @@
   }
 
   root.ReportQueue = {
-    forToken, put, remove, clearToken, sendAll, pending, outcome, matchOutcome,
+    forToken, put, advance, remove, clearToken, sendAll, pending, outcome, matchOutcome,
   };
 })(typeof self !== "undefined" ? self : this);

@@ -324,3 +324,44 @@ def test_background_sync_sends_a_report_after_the_page_was_closed(
             break
         elsewhere.wait_for_timeout(250)
     assert _lines(winner) == 1
+
+
+def test_a_late_answer_never_takes_a_report_back(phone, live_server, event_in_play):
+    """Two senders of one report (the page and the worker's Background Sync, or two tabs): the
+    later one's answer is the server's first answer again ("waiting"), and its arrival must not
+    undo what the page learnt meanwhile (verified), nor put a report the server holds back to
+    "saved on this phone" when that sender found no network."""
+    new, open_ = phone
+    table, winner, loser = _table(event_in_play(10))
+    page = open_(new(), f"{live_server.url}/r/{winner.report_token}/")
+    steps = page.evaluate(
+        """async (token) => {
+        const q = window.ReportQueue;
+        const base = {key: "k-1", token, kind: "report", made_at: 1, words: ""};
+        const said = [];
+        const step = async (state) => said.push((await q.advance({...base, state})).state);
+        await q.put({...base, state: "saved"});
+        for (const state of ["sending", "received", "verified", "received", "saved", "sending"]) {
+            await step(state);
+        }
+        const other = {...base, key: "k-2", made_at: 2};
+        await q.put({...other, state: "received"});
+        said.push((await q.advance({...other, state: "conflict"})).state);
+        said.push((await q.advance({...other, state: "verified"})).state);
+        const kept = await q.forToken(token);
+        await q.clearToken(token);
+        return {said, kept: kept.map((r) => r.state)};
+    }""",
+        winner.report_token,
+    )
+    assert steps["said"] == [
+        "sending",
+        "received",
+        "verified",
+        "verified",
+        "verified",
+        "verified",
+        "conflict",
+        "conflict",
+    ]
+    assert steps["kept"] == ["verified", "conflict"]
