@@ -68,8 +68,22 @@ def event_roles(*, event: Event, user) -> set[str]:
     return roles
 
 
+def _event_row(pk: int):
+    return Event.objects.filter(pk=pk)
+
+
+# Every event page and spectator's reload looks its event up by id: compiled once per process
+# and run as a prepared statement (building the ORM's query was most of a spectator's reload).
+_EVENT = Compiled(_event_row, int)
+
+
+def _event_get(event_id: int) -> Event | None:
+    """The event with this id, or None; no check of who asks (the ``*_get_for_*`` do that)."""
+    return _EVENT.first(event_id)
+
+
 def _event_for(event_id: int, user, roles: set[str], refusal: str) -> Event:
-    event = Event.objects.filter(pk=event_id).first()
+    event = _event_get(event_id)
     if event is None:
         raise Http404("No such event.")
     if not event_roles(event=event, user=user) & roles:
@@ -112,7 +126,7 @@ def may_sanction(*, user) -> bool:
 
 def event_get_for_sanctioning(*, event_id: int, user) -> Event:
     """The event, for the ACC office deciding its sanctioning; 404 (anonymous) or 403."""
-    event = Event.objects.filter(pk=event_id).first()
+    event = _event_get(event_id)
     if event is None or not user.is_authenticated:
         raise Http404("No such event.")
     if not may_sanction(user=user):
@@ -129,7 +143,7 @@ def event_get_for_sanction_status(*, event_id: int, user) -> Event:
 
 def event_get_for_viewer(*, event_id: int, user) -> Event:
     """The event if it is published or ``user`` has a role in it; otherwise 404."""
-    event = Event.objects.filter(pk=event_id).first()
+    event = _event_get(event_id)
     if event is None or not (event.published or event_roles(event=event, user=user)):
         raise Http404("No such event.")
     return event
