@@ -113,3 +113,20 @@ def qualified_event(event_in_play, django_capture_on_commit_callbacks):
         return event
 
     return make
+
+
+@pytest.fixture
+def keep_the_tests_connection(monkeypatch):
+    """As Django's test client does: a request sent through the WSGI entry point
+    (``tests.helpers.wsgi_call``) must not close the database connection that holds the test's
+    transaction (the poll shortcut's and Django's own closing of old connections at each
+    request's start and end)."""
+    from django.core import signals
+    from django.db import close_old_connections
+
+    monkeypatch.setattr("tournaments.live_poll.close_old_connections", lambda: None)
+    signals.request_started.disconnect(close_old_connections)
+    signals.request_finished.disconnect(close_old_connections)
+    yield
+    signals.request_started.connect(close_old_connections)
+    signals.request_finished.connect(close_old_connections)

@@ -250,29 +250,39 @@ def break_cut_ties(event):
 
 def wsgi_get(path, query="part=live", etag=None, host="testserver", https=True):
     """A GET through the WSGI entry point gunicorn serves: (status, headers, body)."""
+    headers = {"HTTP_IF_NONE_MATCH": etag} if etag else {}
+    return wsgi_call("GET", path, query=query, host=host, https=https, headers=headers)
+
+
+def wsgi_call(
+    method, path, *, query="", body=b"", host="testserver", https=True, headers=None, app=None
+):
+    """A request through the WSGI entry point gunicorn serves (``config.wsgi``), or ``app``:
+    (status, headers, body). ``headers`` are WSGI keys (``HTTP_ACCEPT``, ``CONTENT_TYPE``...)."""
     environ = {
-        "REQUEST_METHOD": "GET",
+        "REQUEST_METHOD": method,
         "PATH_INFO": path,
         "QUERY_STRING": query,
         "SERVER_NAME": "testserver",
         "SERVER_PORT": "80",
         "HTTP_HOST": host,
+        "REMOTE_ADDR": "127.0.0.1",
+        "CONTENT_LENGTH": str(len(body)),
         "wsgi.url_scheme": "http",
-        "wsgi.input": BytesIO(),
+        "wsgi.input": BytesIO(body),
         "wsgi.errors": BytesIO(),
         "wsgi.version": (1, 0),
         "wsgi.multithread": False,
         "wsgi.multiprocess": True,
         "wsgi.run_once": False,
+        **(headers or {}),
     }
     if https:
         environ["HTTP_X_FORWARDED_PROTO"] = "https"
-    if etag:
-        environ["HTTP_IF_NONE_MATCH"] = etag
     answer = {}
 
     def start_response(status, headers, exc_info=None):
         answer["status"], answer["headers"] = int(status.split()[0]), dict(headers)
 
-    body = b"".join(wsgi_application(environ, start_response))
+    body = b"".join((app or wsgi_application)(environ, start_response))
     return answer["status"], answer["headers"], body

@@ -44,7 +44,7 @@ VERSION_KEY = "pegboard.live_version"
 POLL_HEADER = "X-Poll-Seconds"
 
 
-def _host_allowed(environ) -> bool:
+def host_allowed(environ) -> bool:
     host = environ.get("HTTP_HOST") or environ.get("SERVER_NAME", "")
     domain, _ = split_domain_port(host)
     return bool(domain) and validate_host(domain, settings.ALLOWED_HOSTS)
@@ -66,7 +66,7 @@ def _not_modified(environ) -> tuple[str, float] | None:
         return None
     match = POLL.match(environ.get("PATH_INFO", ""))
     asked = environ.get("HTTP_IF_NONE_MATCH", "")
-    if not match or not asked or not _host_allowed(environ) or not _secure_enough(environ):
+    if not match or not asked or not host_allowed(environ) or not _secure_enough(environ):
         return None
     close_old_connections()  # what Django does at each request's start and end
     try:

@@ -14,19 +14,8 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
-def keep_the_tests_connection(monkeypatch):
-    """As Django's test client does: a request must not close the database connection that
-    holds the test's transaction (here, the shortcut's and Django's own closing of old
-    connections at each request's start and end)."""
-    from django.core import signals
-    from django.db import close_old_connections
-
-    monkeypatch.setattr("tournaments.live_poll.close_old_connections", lambda: None)
-    signals.request_started.disconnect(close_old_connections)
-    signals.request_finished.disconnect(close_old_connections)
-    yield
-    signals.request_started.connect(close_old_connections)
-    signals.request_finished.connect(close_old_connections)
+def _connection_kept(keep_the_tests_connection):
+    """Requests here go through the WSGI entry point, not the test client."""
 
 
 @pytest.fixture
