@@ -42,7 +42,8 @@ database whose statistics were never gathered); the run prints which.
    (``BENCH_POLLING=0``: none), 200 spectators watch the first event's standings, and the
    reports arrive at random at that rate. The knee is the highest rate whose p99 stays
    <= 300 ms with no error and every table verified: the grid's rates until one fails, then
-   ``BENCH_REFINE`` steps halfway between the last that held and the first that failed.
+   ``BENCH_REFINE`` steps halfway between the last that held and the first that failed. A step
+   that fails is run ``BENCH_AGAIN`` more times: a rate fails when every run of it fails.
 4. Step test, the limit: the same rates and seconds, the same generator, one fresh token per
    report, on the minimal endpoint alone.
 
@@ -54,7 +55,8 @@ Environment: ``BENCH_PLAYERS`` (1024), ``BENCH_BURST_SECONDS`` (60), ``BENCH_STE
 (``30,60,90,120,160,200,250``), ``BENCH_STEP_SECONDS`` (20; less only to try the bench out),
 ``BENCH_MAX_RATE`` (1000: the steps go on past ``BENCH_STEPS`` by a quarter each until one
 fails), ``BENCH_REFINE`` (2: then that many steps halfway between the last rate that held and
-the first that failed, to 10/s, for Pegboard and the limit alike), ``BENCH_SPECTATORS``
+the first that failed, to 10/s, for Pegboard and the limit alike), ``BENCH_AGAIN`` (1: a
+failed step is run once more before its rate counts as failed), ``BENCH_SPECTATORS``
 (200), ``BENCH_POLLING`` (1), ``BENCH_STATISTICS`` (``analyzed``),
 ``BENCH_GUNICORN_ARGS`` (extra arguments for both gunicorns, e.g. ``--workers 5``).
 """
@@ -101,6 +103,7 @@ STEPS = [int(r) for r in os.environ.get("BENCH_STEPS", "30,60,90,120,160,200,250
 STEP_SECONDS = float(os.environ.get("BENCH_STEP_SECONDS", 20))
 MAX_RATE = int(os.environ.get("BENCH_MAX_RATE", 1000))
 REFINE = int(os.environ.get("BENCH_REFINE", 2))
+AGAIN = int(os.environ.get("BENCH_AGAIN", 1))
 SPECTATORS = int(os.environ.get("BENCH_SPECTATORS", 200))
 POLLING = os.environ.get("BENCH_POLLING", "1") not in ("0", "false", "no")
 TARGET_MS = 300
@@ -222,7 +225,7 @@ def pegboard_steps(stack: Stack, director, mode: str) -> int:
         causes(step, stack)
         return held
 
-    knee, _ = knee_search(rates(), held_at, REFINE)
+    knee, _ = knee_search(rates(), held_at, REFINE, AGAIN)
     return knee
 
 
@@ -250,7 +253,7 @@ def limit_steps(stack: Stack) -> int:
         causes(record, stack, "limit")
         return held
 
-    knee, _ = knee_search(rates(), held_at, REFINE)
+    knee, _ = knee_search(rates(), held_at, REFINE, AGAIN)
     return knee
 
 
@@ -338,7 +341,9 @@ def main() -> None:
     try:
         stack = Stack()
         # The limit's steps: every rate of the grid, and the halfway steps after it.
-        steps_tokens = sum(step_count(rate) for rate in rates()) + REFINE * step_count(MAX_RATE)
+        # (each failed rate is run 1 + AGAIN times: the first failure and the refined ones)
+        most = step_count(MAX_RATE)
+        steps_tokens = sum(step_count(r) for r in rates()) + (AGAIN + REFINE * (1 + AGAIN)) * most
         with connection.cursor() as cursor:
             tables_create(cursor, steps_tokens + PLAYERS)  # the limit's steps, then its burst
         started = time.perf_counter()

@@ -163,5 +163,31 @@ def test_the_knee_is_refined_between_the_last_rate_held_and_the_first_failed(lim
     """``load_gen.knee_search``: a ratio of two knees read off a grid a quarter apart was up to
     a quarter off; two halfway steps bring it within a few percent, for Pegboard and the limit
     alike. ``held_at`` stands for a step: a rate holds up to ``limit``."""
-    found, steps = load_gen.knee_search([250, 310, 380], lambda rate: rate <= limit, refine=2)
+    found, steps = load_gen.knee_search(
+        [250, 310, 380], lambda rate: rate <= limit, refine=2, again=0
+    )
     assert (found, steps) == (knee, tried)
+
+
+def test_a_failed_step_is_run_again_before_its_rate_fails():
+    """One stall of the whole machine failed a step whatever the load (the limit at 90/s, in a
+    run where it held 250/s): a rate fails only when its step fails again."""
+    stalls = iter([False])  # the first run at 310 stalls; every later run is what the rate gives
+
+    def held_at(rate: int) -> bool:
+        if rate == 310:
+            return next(stalls, True)
+        return rate <= 320
+
+    found, steps = load_gen.knee_search([250, 310, 380], held_at, refine=2, again=1)
+    assert found == 320
+    assert steps == [
+        (250, True),
+        (310, False),
+        (310, True),  # run again: it holds
+        (380, False),
+        (380, False),  # fails twice: the first failure
+        (340, False),
+        (340, False),
+        (320, True),
+    ]
