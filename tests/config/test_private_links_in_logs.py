@@ -8,6 +8,7 @@ import logging
 from types import SimpleNamespace
 
 import pytest
+from gunicorn.glogging import SafeAtoms
 from rest_framework.test import APIClient
 
 from config.logging import RedactingGunicornLogger, RedactPrivateLinks, redact, redact_handlers
@@ -60,6 +61,31 @@ def test_gunicorns_access_log_fields_are_redacted():
     atoms = logger.atoms(response, [], environ, SimpleNamespace(seconds=0, microseconds=5))
     assert "SECRET123" not in repr(atoms)
     assert atoms["r"] == "GET /r/[link]/ HTTP/1.1"
+
+
+def test_only_the_atoms_the_format_prints_are_made_and_each_is_redacted():
+    """gunicorn makes an atom of every header and WSGI variable; the log prints those its
+    format names: those only are redacted and handed on (a name missing prints "-")."""
+    defaults = _gunicorn_defaults()
+    named = "%(r)s %({Referer}i)s %({x-link}o)s %(a)s"
+    logger = RedactingGunicornLogger(SimpleNamespace(**{**defaults, "access_log_format": named}))
+    environ = {
+        "REQUEST_METHOD": "POST",
+        "RAW_URI": "/api/v1/report/SECRET123/",
+        "SERVER_PROTOCOL": "HTTP/1.1",
+        "HTTP_COOKIE": "sessionid=abc",
+    }
+    request = [("REFERER", "https://site/r/SECRET123/")]
+    response = SimpleNamespace(status="201", sent=9, headers=[("X-Link", "/r/SECRET123/")])
+    atoms = logger.atoms(response, request, environ, SimpleNamespace(seconds=0, microseconds=5))
+    assert atoms == {
+        "r": "POST /api/v1/report/[link]/ HTTP/1.1",
+        "{referer}i": "https://site/r/[link]/",
+        "{x-link}o": "/r/[link]/",
+        "a": "-",
+    }
+    line = named % SafeAtoms(atoms)
+    assert "SECRET123" not in line and "sessionid" not in line
 
 
 def _gunicorn_defaults() -> dict:
