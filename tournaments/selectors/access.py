@@ -77,13 +77,8 @@ def _event_row(pk: int):
 _EVENT = Compiled(_event_row, int)
 
 
-def _event_get(event_id: int) -> Event | None:
-    """The event with this id, or None; no check of who asks (the ``*_get_for_*`` do that)."""
-    return _EVENT.first(event_id)
-
-
 def _event_for(event_id: int, user, roles: set[str], refusal: str) -> Event:
-    event = _event_get(event_id)
+    event = _EVENT.first(event_id)
     if event is None:
         raise Http404("No such event.")
     if not event_roles(event=event, user=user) & roles:
@@ -126,7 +121,7 @@ def may_sanction(*, user) -> bool:
 
 def event_get_for_sanctioning(*, event_id: int, user) -> Event:
     """The event, for the ACC office deciding its sanctioning; 404 (anonymous) or 403."""
-    event = _event_get(event_id)
+    event = _EVENT.first(event_id)
     if event is None or not user.is_authenticated:
         raise Http404("No such event.")
     if not may_sanction(user=user):
@@ -143,7 +138,7 @@ def event_get_for_sanction_status(*, event_id: int, user) -> Event:
 
 def event_get_for_viewer(*, event_id: int, user) -> Event:
     """The event if it is published or ``user`` has a role in it; otherwise 404."""
-    event = _event_get(event_id)
+    event = _EVENT.first(event_id)
     if event is None or not (event.published or event_roles(event=event, user=user)):
         raise Http404("No such event.")
     return event
