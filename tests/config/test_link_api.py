@@ -126,6 +126,11 @@ def test_guessed_links_are_counted_and_the_address_blocked(seats):
     assert status == 429 and int(headers["Retry-After"]) > 0
     assert json.loads(body)["errors"][0]["code"] == "throttled"
     assert CardLine.objects.count() == 0
+    # The chain: guessing on the light path blocks the address on the site's handler too (the
+    # browsable page and the player's page), so switching handlers teaches nothing more.
+    html = {"HTTP_ACCEPT": "text/html"}
+    assert wsgi_call("GET", f"/api/v1/report/{winner.report_token}/", headers=html)[0] == 429
+    assert wsgi_call("GET", f"/r/{winner.report_token}/", headers=html)[0] == 429
 
 
 def test_the_light_handler_keeps_what_a_report_needs_of_the_sites_middleware():
