@@ -44,6 +44,17 @@ def _no_background_sync(context) -> None:
     )
 
 
+def _refused(page, tries: list, *tokens: str) -> None:
+    """Wait until the refusing route has answered a send of each token. Playwright runs a
+    route's handler only while the test calls into it: a send caught just before ``unroute``
+    but handled after it finds no handler and goes on to the server."""
+    for _ in range(100):
+        if all(any(token in url for url in tries) for token in tokens):
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError(f"no refused send for each of {tokens}: {tries}")
+
+
 def _settle(page, ms: int = 1500) -> None:
     """Real time for a send the page would make (nothing should happen in it)."""
     page.wait_for_timeout(ms)
@@ -94,10 +105,18 @@ def test_without_background_sync_the_page_sends_on_opening(phone, live_server, e
     page = open_(context, url)
     # The server cannot be reached (not Playwright's offline mode: a page leaving while in it
     # is let through for a moment, and would send its report then).
-    context.route(REPORTS, lambda route: route.abort("connectionrefused"))
+    tries = []
+
+    def unreachable(route):
+        tries.append(route.request.url)
+        route.abort("connectionrefused")
+
+    context.route(REPORTS, unreachable)
     _report(page, "won", 20)
     sync_state(page, "queued", pending=1)
+    _refused(page, tries, winner.report_token)
     page.goto("about:blank")  # the player leaves the page
+    _settle(page, 300)  # a send caught as the page left is refused too
     context.unroute(REPORTS)  # the server answers again: no player's page is open to send
     _settle(page)
     assert _lines(winner) == 0
@@ -129,6 +148,7 @@ def test_without_background_sync_the_page_sends_when_shown_again_and_every_30_s(
     _report(theirs, "lost", 20)
     sync_state(mine, "queued", pending=1)
     sync_state(theirs, "queued", pending=1)
+    _refused(mine, tries, winner.report_token, loser.report_token)
     context.unroute(REPORTS)  # the server answers again; nothing tells the pages so
     _settle(mine)
     assert _lines(winner) == _lines(loser) == 0
