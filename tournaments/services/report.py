@@ -13,7 +13,8 @@ the engine's line, ``agreed_lines``; the same lock), run as:
    ids (a line reported again first retires the old one: one more);
 4. when the game is verified, the table's update goes in that same statement on PostgreSQL (a
    data-modifying ``WITH``; a second statement elsewhere); the standings job is asked for
-   without a database round trip while one is known to be waiting (``standings_follow``);
+   after the commit, outside the transaction, and without a database round trip while one is
+   known to be waiting (``standings_follow``);
 5. with an ``Idempotency-Key``, (link, key) is kept with the answer (``services.idempotency``)
    in that same statement on PostgreSQL (a second data-modifying ``WITH``), in one of its own
    elsewhere.

@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from tournaments.models import CardLine, Event, Job, Notice, StandingsSnapshot
 from tournaments.selectors.standings import standings_lines, standings_live, standings_qualifiers
+from tournaments.services.conflicts import read_again_on_drop
 from tournaments.services.jobs import GATHER_SECONDS, Progress, job_enqueue
 from tournaments.services.night_cards import night_cards_write, night_complete
 from tournaments.services.planner import tables_analyze_if_grown
@@ -35,12 +36,7 @@ def standings_request(*, event: Event) -> Job:
     asked for (without it, the last results of a game could stay out of the standings; with
     tasks run at once and requests side by side, they did)."""
     asked_at = timezone.now()
-    job = job_enqueue(
-        kind="standings",
-        key=f"event:{event.pk}",
-        task="tournaments.tasks.recompute_standings",
-        event_id=event.pk,
-    )
+    job = _standings_job(event.pk)
     made = _made_here.__dict__.setdefault("jobs", set())
     if job.created_at >= asked_at:  # made by this transaction: sent when it commits
         made.add(job.pk)
@@ -48,6 +44,15 @@ def standings_request(*, event: Event) -> Job:
     elif job.pk not in made:  # joined another transaction's job
         transaction.on_commit(lambda: _ask_again_if_taken(job.pk, event))
     return job
+
+
+def _standings_job(event_id: int) -> Job:
+    return job_enqueue(
+        kind="standings",
+        key=f"event:{event_id}",
+        task="tournaments.tasks.recompute_standings",
+        event_id=event_id,
+    )
 
 
 # The standings jobs the open transaction of this thread made (a batch of results in one
@@ -78,23 +83,30 @@ _waiting_until: dict[int, float] = {}  # event id -> time.monotonic() deadline
 
 
 def standings_follow(*, event: Event) -> None:
-    """``standings_request`` for a write that verified a result, without a database round trip
-    when a job this process asked for is known to be still waiting (its countdown has not run
-    out): during a burst, one request per event every couple of seconds per process, not one per
-    verified table. Tasks run at once (no broker): every write asks, as before. The note is
-    read again once the write commits: a commit later than the note's time asks after all."""
-    if _still_waiting(event.pk):
-        transaction.on_commit(lambda: _still_waiting(event.pk) or standings_request(event=event))
-        return
-    job = standings_request(event=event)
+    """``standings_request`` for a write that verified a result, asked once the write has
+    committed: never inside its transaction, which holds its table's lock. A job then waiting
+    starts after the write, so it reads it; with none waiting, one is made. One lookup, not a
+    lookup inside the transaction and another after it; none at all while a job this process
+    asked for is known to be still waiting (its countdown has not run out): during a burst, one
+    request per event every couple of seconds per process, not one per verified table. A lost
+    connection is tried once more on a new one; a request that still fails is logged, not
+    turned into an error for the write, which is saved."""
+    event_id = event.pk
+    transaction.on_commit(
+        lambda: _still_waiting(event_id) or read_again_on_drop(lambda: _standings_ask(event_id)),
+        robust=True,
+    )
+
+
+def _standings_ask(event_id: int) -> None:
+    """Outside any transaction: the waiting job, or a new one (sent); noted until it may start."""
+    job = _standings_job(event_id)
     if settings.CELERY_TASK_ALWAYS_EAGER or job.status != Job.Status.PENDING:
-        return
+        return  # tasks run at once (no broker): every write asks, as before
     starts = job.created_at + timedelta(seconds=GATHER_SECONDS["standings"]) - _FOLLOW_MARGIN
     left = (starts - timezone.now()).total_seconds()
     if left > 0:
-        # Noted once the write commits: a rolled-back write asked for nothing.
-        deadline = time.monotonic() + left
-        transaction.on_commit(lambda: _waiting_until.__setitem__(event.pk, deadline))
+        _waiting_until[event_id] = time.monotonic() + left
 
 
 def _still_waiting(event_id: int) -> bool:

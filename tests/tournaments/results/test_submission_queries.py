@@ -6,17 +6,18 @@ SAVEPOINT and RELEASE stand in for them): the first card of a table is 3 (the li
 event and table read with the table's row locked; the table's seats, names and current lines;
 the line inserted), 5 with BEGIN and COMMIT. The card that verifies the table also writes its
 two verified lines in the same INSERT, and on PostgreSQL the table's new status in that same
-statement (a second one on SQLite): 3, 5 with BEGIN and COMMIT, plus the standings job's
-request (its lookup and insert) when no job this process asked for is known to be waiting
-(``standings_follow``; tests run tasks at once, so they always ask). A phone's report carries
-an Idempotency-Key: on PostgreSQL (link, key) and its answer are kept in that same INSERT (one
-more statement on SQLite), so a phone's report is 5 with BEGIN and COMMIT, verifying or not.
+statement (a second one on SQLite): 3, 5 with BEGIN and COMMIT. The standings job is asked
+for after the commit, outside the transaction (``standings_follow``: one lookup, and an insert
+when none waits; none while a job this process asked for is known to be waiting). A phone's
+report carries an Idempotency-Key: on PostgreSQL (link, key) and its answer are kept in that
+same INSERT (one more statement on SQLite), so a phone's report is 5 with BEGIN and COMMIT,
+verifying or not.
 """
 
 from datetime import timedelta
 
 import pytest
-from django.db import connection
+from django.db import DatabaseError, connection
 from django.test.utils import CaptureQueriesContext
 
 from tournaments.models import CardLine, Job, KeptAnswer, Table
@@ -29,9 +30,6 @@ FIRST_CARD = 3
 
 def _second_card() -> int:
     return 3 if connection.vendor == "postgresql" else 4
-
-
-ASK_STANDINGS = 2
 
 
 def _keyed() -> int:
@@ -68,7 +66,7 @@ def test_a_report_takes_a_fixed_number_of_statements(client, event_in_play, play
         assert first[0].endswith('FOR UPDATE OF "tournaments_table"'), first[0]
     assert first[2].startswith('INSERT INTO "tournaments_cardline"') and "RETURNING" in first[2]
     second = _statements(client, b, {"result": "lost", "margin": 20})
-    assert len(second) == _second_card() + ASK_STANDINGS, second
+    assert len(second) == _second_card(), second
     table.refresh_from_db()
     assert table.status == Table.Status.VERIFIED and table.verified_at is not None
     lines = CardLine.objects.filter(seat__table=table, current=True)
@@ -94,7 +92,7 @@ def test_a_keyed_report_keeps_its_answer_and_its_replay_writes_nothing(client, e
     if connection.vendor == "postgresql":
         assert first[2].startswith('WITH kept AS (INSERT INTO "tournaments_keptanswer"'), first[2]
     second = _statements(client, b, {"result": "lost", "margin": 20}, key)
-    assert len(second) == _second_card() + ASK_STANDINGS + _keyed(), second
+    assert len(second) == _second_card() + _keyed(), second
     if connection.vendor == "postgresql":  # the table's status, the key and the lines: one
         assert second[2].startswith("WITH verified AS (UPDATE"), second[2]
         assert 'kept AS (INSERT INTO "tournaments_keptanswer"' in second[2], second[2]
@@ -110,11 +108,13 @@ def test_a_keyed_report_keeps_its_answer_and_its_replay_writes_nothing(client, e
     assert not any(sql.startswith(("INSERT", "UPDATE", "DELETE")) for sql in replay)
 
 
-def test_the_standings_are_asked_for_once_while_the_job_waits(
+def test_the_standings_are_asked_for_after_the_commit_and_once_while_the_job_waits(
     event_in_play, django_capture_on_commit_callbacks, monkeypatch, settings
 ):
-    """With a broker, the job waits GATHER_SECONDS before it starts: verified tables meanwhile
-    are read by it, so this process asks no more until then; after, it asks again."""
+    """The write that verified a table asks nothing inside its transaction (which holds the
+    table's lock): once it commits, a job that waits then starts after it and reads it. With a
+    broker, the job waits GATHER_SECONDS before it starts: verified tables meanwhile are read
+    by it, so this process asks no more until then; after, it asks again."""
     event = event_in_play(10)
     settings.CELERY_TASK_ALWAYS_EAGER = False
     now = [1000.0]
@@ -122,20 +122,30 @@ def test_the_standings_are_asked_for_once_while_the_job_waits(
     monkeypatch.setattr(standings_service, "_waiting_until", {})
     with (
         django_capture_on_commit_callbacks() as callbacks,
-        CaptureQueriesContext(connection) as asked,
+        CaptureQueriesContext(connection) as inside,
     ):
         standings_service.standings_follow(event=event)
-    assert len([q for q in asked.captured_queries if "SAVEPOINT" not in q["sql"]]) == 2
-    callbacks[-1]()  # the write committed: the waiting job is noted (not sent: no broker here)
+    assert inside.captured_queries == []
+    assert not Job.objects.filter(kind="standings").exists()
+    with CaptureQueriesContext(connection) as asked:
+        callbacks[-1]()  # the write committed: a job is made and noted (not sent: no broker)
+    assert any('"tournaments_job"' in q["sql"] for q in asked.captured_queries)
     job = Job.objects.get(kind="standings", key=f"event:{event.pk}")
     assert job.status == Job.Status.PENDING
-    with CaptureQueriesContext(connection) as skipped:
+    with (
+        CaptureQueriesContext(connection) as skipped,  # the callbacks run inside it
+        django_capture_on_commit_callbacks(execute=True),
+    ):
         standings_service.standings_follow(event=event)
-    assert len(skipped.captured_queries) == 0
+    assert skipped.captured_queries == []
     now[0] += 2.0  # past the job's countdown (less the margin): it may have started
-    with CaptureQueriesContext(connection) as again:
+    with (
+        CaptureQueriesContext(connection) as again,  # the callbacks run inside it
+        django_capture_on_commit_callbacks(execute=True),
+    ):
         standings_service.standings_follow(event=event)
     assert len(again.captured_queries) >= 1
+    assert Job.objects.filter(kind="standings").count() == 1  # the waiting one, joined
 
 
 def test_a_job_past_its_countdown_is_never_counted_on(
@@ -150,8 +160,8 @@ def test_a_job_past_its_countdown_is_never_counted_on(
     Job.objects.filter(pk=old.pk).update(created_at=old.created_at - timedelta(seconds=10))
     for _ in range(2):
         with (
-            django_capture_on_commit_callbacks(execute=False),
-            CaptureQueriesContext(connection) as asked,
+            CaptureQueriesContext(connection) as asked,  # the callbacks run inside it
+            django_capture_on_commit_callbacks(execute=True),
         ):
             standings_service.standings_follow(event=event)
         assert len(asked.captured_queries) >= 1
@@ -203,3 +213,45 @@ def test_the_report_insert_is_djangos_own(count, monkeypatch):
     expected_sql, expected = djangos([kept], False)
     assert sql == expected_sql
     assert [getattr(p, "obj", p) for p in params] == [getattr(p, "obj", p) for p in expected]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_standings_request_that_fails_after_the_commit_leaves_the_report_saved(
+    client, event_in_play, monkeypatch, settings, caplog
+):
+    """The database refuses the standings request made once the verifying write committed:
+    the report is saved and answered 201, the failure is logged, nothing is noted, and the
+    next verified table asks again."""
+    event = event_in_play(10)
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    monkeypatch.setattr(standings_service, "_waiting_until", {})
+    asked = []
+
+    def refused(**kwargs):
+        asked.append(kwargs["key"])
+        raise DatabaseError("the server refused the statement")
+
+    monkeypatch.setattr(standings_service, "job_enqueue", refused)
+    table, a, b = _seats(event)
+    for seat, result in ((a, "won"), (b, "lost")):
+        answer = client.post(
+            f"/api/v1/report/{seat.entry.report_token}/",
+            {"result": result, "margin": 20},
+            content_type="application/json",
+        )
+        assert answer.status_code == 201, answer.content
+    table.refresh_from_db()
+    assert table.status == Table.Status.VERIFIED
+    assert CardLine.objects.filter(seat__table=table, kind=CardLine.Kind.VERIFIED).count() == 2
+    assert asked == [f"event:{event.pk}"]
+    assert "the server refused the statement" in caplog.text
+    assert standings_service._waiting_until == {}
+    _, c, d = _seats(event, number=2)
+    for seat, result in ((c, "won"), (d, "lost")):
+        answer = client.post(
+            f"/api/v1/report/{seat.entry.report_token}/",
+            {"result": result, "margin": 20},
+            content_type="application/json",
+        )
+        assert answer.status_code == 201, answer.content
+    assert asked == [f"event:{event.pk}"] * 2
