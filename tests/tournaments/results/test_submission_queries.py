@@ -215,6 +215,16 @@ def test_the_report_insert_is_djangos_own(count, monkeypatch):
     assert [getattr(p, "obj", p) for p in params] == [getattr(p, "obj", p) for p in expected]
 
 
+def _both_report(client, winner, loser) -> None:
+    for seat, result in ((winner, "won"), (loser, "lost")):
+        answer = client.post(
+            f"/api/v1/report/{seat.entry.report_token}/",
+            {"result": result, "margin": 20},
+            content_type="application/json",
+        )
+        assert answer.status_code == 201, answer.content
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_standings_request_that_fails_after_the_commit_leaves_the_report_saved(
     client, event_in_play, monkeypatch, settings, caplog
@@ -233,13 +243,7 @@ def test_a_standings_request_that_fails_after_the_commit_leaves_the_report_saved
 
     monkeypatch.setattr(standings_service, "job_enqueue", refused)
     table, a, b = _seats(event)
-    for seat, result in ((a, "won"), (b, "lost")):
-        answer = client.post(
-            f"/api/v1/report/{seat.entry.report_token}/",
-            {"result": result, "margin": 20},
-            content_type="application/json",
-        )
-        assert answer.status_code == 201, answer.content
+    _both_report(client, a, b)
     table.refresh_from_db()
     assert table.status == Table.Status.VERIFIED
     assert CardLine.objects.filter(seat__table=table, kind=CardLine.Kind.VERIFIED).count() == 2
@@ -247,11 +251,5 @@ def test_a_standings_request_that_fails_after_the_commit_leaves_the_report_saved
     assert "the server refused the statement" in caplog.text
     assert standings_service._waiting_until == {}
     _, c, d = _seats(event, number=2)
-    for seat, result in ((c, "won"), (d, "lost")):
-        answer = client.post(
-            f"/api/v1/report/{seat.entry.report_token}/",
-            {"result": result, "margin": 20},
-            content_type="application/json",
-        )
-        assert answer.status_code == 201, answer.content
+    _both_report(client, c, d)
     assert asked == [f"event:{event.pk}"] * 2
