@@ -45,4 +45,5 @@ def test_every_declared_constraint_and_index_is_in_the_database():
                 found[table] = _names(cursor, table)
             if name not in found[table]:
                 missing.append(f"{table}.{name}")
-    assert not missing, f"declared by the models, not in the {connection.vendor} database: {missing}"
+    where = f"the {connection.vendor} database"
+    assert not missing, f"declared by the models, not in {where}: {missing}"
