@@ -4,11 +4,12 @@ which drops every single-column btree index on that column, and so also dropped 
 indexes that keep one current report and one current verified line per seat. Django's own
 migration state still listed them, so no ``makemigrations`` check could tell."""
 
+import importlib
 import re
 
 import pytest
 from django.apps import apps
-from django.db import connection
+from django.db import IntegrityError, connection, transaction
 
 pytestmark = pytest.mark.django_db
 
@@ -47,3 +48,44 @@ def test_every_declared_constraint_and_index_is_in_the_database():
                 missing.append(f"{table}.{name}")
     where = f"the {connection.vendor} database"
     assert not missing, f"declared by the models, not in {where}: {missing}"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_0024_makes_the_indexes_again_and_keeps_each_seats_newest_line(event_in_play, capsys):
+    """On a database that 0023 left without them, with a seat holding two current reports."""
+    if connection.vendor != "postgresql":
+        pytest.skip("0023 dropped them on PostgreSQL only; SQLite rebuilt the table with them")
+    from tournaments.models import CardLine, Seat
+
+    restore = importlib.import_module(
+        "tournaments.migrations.0024_card_line_unique_per_seat_again"
+    )._restore
+
+    def migrate_0024():
+        with connection.schema_editor() as editor:
+            restore(apps, editor)
+
+    event = event_in_play(10)
+    seat = Seat.objects.filter(game__event=event, table__isnull=False).first()
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("DROP INDEX one_current_report_per_seat")
+            cursor.execute("DROP INDEX one_verified_line_per_seat")
+        older, newer = (
+            CardLine.objects.create(
+                seat=seat, kind="reported", game_points=2, plus=plus, source="player"
+            )  # fmt: skip
+            for plus in (20, 25)
+        )
+        migrate_0024()
+    finally:
+        migrate_0024()  # never leave the database without them for the next tests
+    assert list(CardLine.objects.filter(seat=seat, current=True)) == [newer]
+    assert f"seat {seat.pk}: 1 older current reported line(s) retired" in capsys.readouterr().out
+    with connection.cursor() as cursor:
+        names = _names(cursor, CardLine._meta.db_table)
+    assert {"one_current_report_per_seat", "one_verified_line_per_seat"} <= names
+    with pytest.raises(IntegrityError), transaction.atomic():
+        CardLine.objects.create(seat=seat, kind="reported", game_points=0, minus=3, source="player")
+    older.refresh_from_db()
+    assert older.current is False

@@ -10,9 +10,19 @@ more than one current line of a kind, the newest stays current and the older are
 each seat so fixed is printed."""
 
 from django.db import migrations
-from django.db.models import Count
 
 _KINDS = {"one_verified_line_per_seat": "verified", "one_current_report_per_seat": "reported"}
+_RETIRE_OLDER = """
+    WITH retired AS (
+        UPDATE {table} SET current = false WHERE id IN (
+            SELECT id FROM (
+                SELECT id, row_number() OVER (
+                    PARTITION BY seat_id ORDER BY created_at DESC, id DESC) AS newer
+                FROM {table} WHERE kind = %s AND current
+            ) ranked WHERE newer > 1
+        ) RETURNING seat_id
+    )
+    SELECT seat_id, count(*) FROM retired GROUP BY seat_id ORDER BY seat_id"""
 
 
 def _restore(apps, schema_editor):
@@ -26,18 +36,11 @@ def _restore(apps, schema_editor):
         kind = _KINDS.get(constraint.name)
         if kind is None or constraint.name in present:
             continue
-        current = CardLine.objects.filter(kind=kind, current=True)
-        twice = (
-            current.order_by()
-            .values("seat_id")
-            .annotate(lines=Count("id"))
-            .filter(lines__gt=1)
-            .values_list("seat_id", flat=True)
-        )
-        for seat_id in list(twice):
-            newest = current.filter(seat_id=seat_id).order_by("-created_at", "-id").first()
-            retired = current.filter(seat_id=seat_id).exclude(pk=newest.pk).update(current=False)
-            print(f"\n  seat {seat_id}: {retired} older current {kind} line(s) retired")
+        table = schema_editor.quote_name(CardLine._meta.db_table)
+        with connection.cursor() as cursor:  # all but the newest current line of each seat
+            cursor.execute(_RETIRE_OLDER.format(table=table), [kind])
+            for seat_id, retired in cursor.fetchall():
+                print(f"\n  seat {seat_id}: {retired} older current {kind} line(s) retired")
         schema_editor.add_constraint(CardLine, constraint)
 
 
