@@ -85,6 +85,7 @@ from load_gen import (  # noqa: E402  (bench/)
 )
 from load_setup import event_with_game, statistics_mode, statistics_settle  # noqa: E402
 from load_stack import (  # noqa: E402
+    NAVIGATION_ACCEPT,
     Stack,
     causes,
     cpu_by_part,
@@ -269,9 +270,11 @@ def limit_start(stack: Stack, event, everyone) -> None:
     pace for this field and the sizes of a live part and of the full standings page."""
     from tournaments.selectors.live import poll_seconds
 
-    page = asyncio.run(fetch(stack.web_port, "GET", f"/events/{event.pk}/standings/"))
+    page = asyncio.run(fetch(stack.web_port, "GET", f"/events/{event.pk}/standings/",
+                             accept=NAVIGATION_ACCEPT))  # fmt: skip
     live = asyncio.run(fetch(stack.web_port, "GET", f"/r/{everyone[0]}/?part=live"))
-    opened = asyncio.run(fetch(stack.web_port, "GET", f"/r/{everyone[0]}/"))
+    opened = asyncio.run(fetch(stack.web_port, "GET", f"/r/{everyone[0]}/",
+                               accept=NAVIGATION_ACCEPT))  # fmt: skip
     stack.env.update(
         LIMIT_POLL_SECONDS=str(poll_seconds(event_id=event.pk)),
         LIMIT_PAGE_BYTES=str(len(page.body)),

@@ -22,7 +22,7 @@ import time
 import uuid
 from dataclasses import dataclass, field
 
-from load_stack import fetch
+from load_stack import NAVIGATION_ACCEPT, fetch
 
 TIMEOUT = 30.0  # seconds; then the request counts as an error (gunicorn's own timeout)
 SPECTATOR_EVERY = 5.0
@@ -154,7 +154,9 @@ class Watchers:
         path = self.paths["page"].format(event=self.event_id)
 
         async def send(due, next_due):
-            answer, ms = await timed(self.port, "GET", path, due, self.record, "page")
+            answer, ms = await timed(
+                self.port, "GET", path, due, self.record, "page", accept=NAVIGATION_ACCEPT
+            )
             if answer is not None:
                 self._answered(self.record.pages, ms, next_due)
                 if answer.status != 200:
@@ -176,6 +178,7 @@ class Watchers:
             answer, ms = await timed(
                 self.port, "GET", opening if opens else path, due, self.record, "poll",
                 etag=None if opens else etag["value"],
+                **({"accept": NAVIGATION_ACCEPT} if opens else {}),
             )  # fmt: skip
             if answer is None:
                 return

@@ -153,6 +153,17 @@ class Answer:
     ms: float
 
 
+# What Chromium sends: with a script's fetch() that names no Accept (static/js/report-queue.js's
+# reports, static/js/live.js's polls), and when a person opens a page. A report must not say
+# "text/html": that asks for DRF's browsable page, and config/link_api.py gives such a request
+# the site's whole middleware, as it must a browser showing the API.
+FETCH_ACCEPT = "*/*"
+NAVIGATION_ACCEPT = (
+    "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,"
+    "*/*;q=0.8,application/signed-exchange;v=b3;q=0.7"
+)
+
+
 async def fetch(
     port: int,
     method: str,
@@ -161,16 +172,19 @@ async def fetch(
     etag=None,
     source=None,
     headers: dict | None = None,
+    accept: str = FETCH_ACCEPT,
 ):
     """One request; ``source``: the client's own loopback address (127.0.0.2, ...), so the
-    server sees a client other than the venue's 127.0.0.1; ``headers``: more of them."""
+    server sees a client other than the venue's 127.0.0.1; ``headers``: more of them;
+    ``accept``: what a browser's ``fetch()`` sends by default (the player's page sends its
+    reports and polls so), ``NAVIGATION_ACCEPT`` for a page a person opens."""
     data = json.dumps(body).encode() if body is not None else b""
     lines = [
         f"{method} {path} HTTP/1.1",
         "Host: 127.0.0.1",
         "X-Forwarded-Proto: https",  # as the TLS proxy in front of gunicorn says
         "Connection: close",
-        "Accept: application/json, text/html",
+        f"Accept: {accept}",
     ]
     if etag:
         lines.append(f"If-None-Match: {etag}")

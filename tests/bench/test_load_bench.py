@@ -16,9 +16,11 @@ from django.test.utils import CaptureQueriesContext, override_settings
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 
 import load_gen  # noqa: E402  (bench/)
+import load_stack  # noqa: E402
 from load_stack import Answer  # noqa: E402
 
 from bench.limit_app import LINES, tables_create  # noqa: E402
+from config.link_api import link_api  # noqa: E402
 
 
 def _run(coroutine):
@@ -73,13 +75,14 @@ def test_a_phone_polls_on_its_schedule_while_its_last_poll_is_unanswered(monkeyp
 
 
 def test_a_phone_opens_its_page_then_polls_from_the_version_it_holds(monkeypatch):
-    sent = []
+    sent, accepts = [], []
 
     async def main():
         enough = asyncio.Event()
 
         async def server(port, method, path, **kwargs):
             sent.append((path, kwargs.get("etag")))
+            accepts.append(kwargs.get("accept", load_stack.FETCH_ACCEPT))
             if len(sent) >= 3:
                 enough.set()
             if path == "/r/token/":
@@ -100,6 +103,18 @@ def test_a_phone_opens_its_page_then_polls_from_the_version_it_holds(monkeypatch
     assert sent[0] == ("/r/token/", None)  # the whole page, as a player opens it
     assert sent[1:3] == [("/r/token/?part=live", '"v1"')] * 2  # then its part, from that version
     assert not record.errors
+    # A browser's navigation, then live.js's fetch(), each with the Accept a browser sends.
+    assert accepts[:3] == [load_stack.NAVIGATION_ACCEPT] + [load_stack.FETCH_ACCEPT] * 2
+
+
+@override_settings(ALLOWED_HOSTS=["127.0.0.1"])
+def test_the_bench_sends_a_report_as_the_players_page_does_through_the_light_handler():
+    """A phone's report is a script's fetch() (static/js/report-queue.js names no Accept): it
+    takes the light handler (config/link_api.py). The bench once sent every request with
+    "text/html" in its Accept, so its reports went through the site's whole middleware."""
+    environ = {"PATH_INFO": "/api/v1/report/abc_DEF-12/", "HTTP_HOST": "127.0.0.1"}
+    assert link_api({**environ, "HTTP_ACCEPT": load_stack.FETCH_ACCEPT})
+    assert not link_api({**environ, "HTTP_ACCEPT": load_stack.NAVIGATION_ACCEPT})
 
 
 @pytest.mark.services
