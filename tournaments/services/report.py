@@ -6,21 +6,29 @@ is the same report as ``services.results.card_line_report`` (the same rules: ``r
 the engine's line, ``agreed_lines``; the same lock), run as:
 
 1. one statement finds the link's entry, its current seat, the game, the event and the table, and
-   locks the table's row (``FOR UPDATE OF`` the table);
-2. one reads the table's seats, their players' names and current lines (after the lock, so a
-   report that was waiting sees the line the other one saved);
-3. one inserts the new line, and the two verified lines when the cards now agree, returning their
+   locks the table's row (``FOR UPDATE OF`` the table); on PostgreSQL the same statement reads
+   the table's seats, their players' names and current lines (elsewhere a statement of its
+   own, after the lock);
+2. one inserts the new line, and the two verified lines when the cards now agree, returning their
    ids (a line reported again first retires the old one: one more);
-4. when the game is verified, the table's update goes in that same statement on PostgreSQL (a
+3. when the game is verified, the table's update goes in that same statement on PostgreSQL (a
    data-modifying ``WITH``; a second statement elsewhere); the standings job is asked for
    after the commit, outside the transaction, and without a database round trip while one is
    known to be waiting (``standings_follow``);
-5. with an ``Idempotency-Key``, (link, key) is kept with the answer (``services.idempotency``)
+4. with an ``Idempotency-Key``, (link, key) is kept with the answer (``services.idempotency``)
    in that same statement on PostgreSQL (a second data-modifying ``WITH``), in one of its own
    elsewhere.
 
-Plus BEGIN and COMMIT: 5 statements on PostgreSQL, for a keyed report that verifies its table
-too. The answer is built from what the transaction holds (``selectors.report.report_saved``),
+Plus BEGIN and COMMIT: 4 statements on PostgreSQL, for a keyed report that verifies its table
+too, as many as the stack's own limit (``bench/limit_app``).
+
+The lines read in 1 come from the statement's snapshot, taken before its lock was granted: a
+report of the same table that committed while this one waited is not in them. So the insert
+(2) also returns the table's current lines as they are then, after the lock; when they differ
+from those the report was decided on (the other card came in meanwhile: two players of a
+table within milliseconds), nothing of it is kept (``TableChanged``: the transaction is rolled
+back) and the report runs again with the lines read after the lock, as on other databases.
+The answer is built from what the transaction holds (``selectors.report.report_saved``),
 before the insert that keeps it, and is never read again. Anything else (an unknown link, no game,
 a sit-out, a doubles table, where a report goes on the team's card) is not a report this path
 takes: ``report_by_link`` returns None and the caller takes the general path.
@@ -32,13 +40,14 @@ import functools
 from dataclasses import dataclass
 
 from django.db import IntegrityError, connection
-from django.db.models import FilteredRelation, OuterRef, Q, Subquery
+from django.db.models import Field, FilteredRelation, OuterRef, Q, Subquery
+from django.db.models.expressions import RawSQL
 from django.db.models.sql import InsertQuery
 from django.utils import timezone
 
 from scoring.games import CardLine as EngineLine
 from tournaments.errors import ServiceError
-from tournaments.models import ENTRANT_NAME, CardLine, Entry, KeptAnswer, Seat, Table
+from tournaments.models import ENTRANT_NAME, CardLine, Entry, KeptAnswer, Player, Seat, Table
 from tournaments.selectors.access import entry_link_used
 from tournaments.selectors.compiled import Compiled, prepared_rows
 from tournaments.selectors.report import report_saved
@@ -62,13 +71,35 @@ def _locked_seat(token: str, key: str):
         .order_by("-game__number")
         .values("pk")[:1]
     )
-    return (
+    found = (
         Seat.objects.filter(entry__report_token=token, table__isnull=False, pk=Subquery(latest))
         .annotate(kept=Subquery(_kept(key).values("pk")[:1]))
         .select_related("entry", "game__event", "table")
         .select_for_update(of=("table",))
         .order_by()
     )
+    if connection.vendor == "postgresql":
+        found = found.annotate(cards=RawSQL(_cards_sql(), (), output_field=Field()))
+    return found
+
+
+def _cards_sql() -> str:
+    """The table's seats with their players' names and current lines, as ``_table_cards``'s
+    rows, in one JSON array: a subquery of the locked read (PostgreSQL). Read at the start of
+    that statement, before its lock was granted: ``_lines_insert`` checks them again."""
+    seat, entry, player, line = (_db_table(m) for m in (Seat, Entry, Player, CardLine))
+    return (
+        "(SELECT json_agg(json_build_array(s.id, p.name, l.id, l.kind, l.game_points, l.plus,"
+        " l.minus) ORDER BY s.position, l.id)"
+        f" FROM {seat} s JOIN {entry} e ON e.id = s.entry_id"
+        f" LEFT JOIN {player} p ON p.id = e.player_id"
+        f" LEFT JOIN {line} l ON l.seat_id = s.id AND l.current"
+        f" WHERE s.table_id = {seat}.table_id)"
+    )
+
+
+def _db_table(model) -> str:
+    return connection.ops.quote_name(model._meta.db_table)
 
 
 def _kept(key: str):
@@ -121,7 +152,10 @@ def report_by_link(
     report of a game at a table (the caller's general path then answers). A refusal is a
     ``ServiceError``, a key used for another report a ``Conflict``."""
     try:
-        saved = _report(token, won, spread, game_number, key, print_, status)
+        try:
+            saved = _report(token, won, spread, game_number, key, print_, status)
+        except TableChanged:  # the other card came in while this one waited: decided again
+            saved = _report(token, won, spread, game_number, key, print_, status, False)
     except (IntegrityError, ServiceError):
         replay = kept_replay_by_link(token=token, key=key, print_=print_) if key else None
         if replay is None:
@@ -147,7 +181,9 @@ def _still_saved(saved: _Saved | None) -> _Saved | None:
 
 
 @retry_on_conflict(saved=_still_saved)
-def _report(token, won, spread, game_number, key, print_, status) -> _Saved | None:
+def _report(
+    token, won, spread, game_number, key, print_, status, read_with_lock=True
+) -> _Saved | None:
     seat = _LOCKED_SEAT.first(token, key or "")
     if seat is None:
         return None
@@ -162,9 +198,14 @@ def _report(token, won, spread, game_number, key, print_, status) -> _Saved | No
     line, _ = line_preview(event=seat.game.event, won=won, spread=spread)
     line = line_checked(seat, line)
     entry_link_used(entry=entry)
-    names, reported, verified, retire = {}, {}, False, None
-    for seat_id, name, line_id, kind, points, plus, minus in _TABLE_CARDS.rows(table.pk):
+    names, reported, verified, retire, current = {}, {}, False, None, []
+    cards = getattr(seat, "cards", None) if read_with_lock else None
+    for seat_id, name, line_id, kind, points, plus, minus in (
+        cards if cards is not None else _TABLE_CARDS.rows(table.pk)
+    ):
         names[seat_id] = name
+        if line_id is not None:
+            current.append(line_id)
         if kind == REPORTED and seat_id == seat.pk:
             retire = line_id
         elif kind == REPORTED:
@@ -195,18 +236,38 @@ def _report(token, won, spread, game_number, key, print_, status) -> _Saved | No
             entry_id=entry.pk, key=key, print_=print_, status=status, answer=answer
         )
         answer = kept.answer
-    _lines_insert([mine, *agreed], verified=table if agreed else None, kept=kept)
+    read = None
+    if cards is not None:  # read before the lock was granted: checked again as it is written
+        read = (table.pk, sorted(line_id for line_id in current if line_id != retire))
+    _lines_insert([mine, *agreed], verified=table if agreed else None, kept=kept, read=read)
     if agreed:
         standings_follow(event=seat.game.event)
     return _Saved(answer, mine.pk)
 
 
-def _lines_insert(lines: list[CardLine], *, verified: Table | None, kept: KeptAnswer | None):
+class TableChanged(Exception):
+    """The table's current lines changed between the locked read's start and its lock."""
+
+
+def _lines_insert(
+    lines: list[CardLine],
+    *,
+    verified: Table | None,
+    kept: KeptAnswer | None,
+    read: tuple[int, list[int]] | None = None,
+):
     """The lines in one ``INSERT ... RETURNING`` their ids. With ``verified`` (that table's new
     status) and ``kept`` (the answer kept for the report's key), on PostgreSQL in the same
     statement (data-modifying ``WITH``s: one round trip, not three), run as a prepared
     statement (its shape is one of a few, planned once per connection); elsewhere in
-    statements of their own. A key kept meanwhile fails the whole statement."""
+    statements of their own. A key kept meanwhile fails the whole statement.
+
+    ``read``: (table id, the ids of its current lines the report was decided on), when those
+    were read by the locked read (PostgreSQL), whose snapshot is taken before its lock is
+    granted: a report of the same table committed while this one waited for the lock is not
+    in it. The same statement returns the table's current lines as they are now, after the
+    lock; if they differ, ``TableChanged`` is raised (the transaction is then rolled back and
+    the report decided again on lines read after the lock)."""
     if connection.vendor != "postgresql":
         CardLine.objects.bulk_create(lines)
         if verified is not None:
@@ -216,6 +277,13 @@ def _lines_insert(lines: list[CardLine], *, verified: Table | None, kept: KeptAn
         return
     quote, meta = connection.ops.quote_name, Table._meta
     parts, values = [], []
+    if read is not None:
+        line, seat = _db_table(CardLine), _db_table(Seat)
+        parts.append(
+            f"now AS (SELECT array_agg(l.id ORDER BY l.id) AS ids FROM {line} l"
+            f" JOIN {seat} s ON s.id = l.seat_id WHERE s.table_id = %s AND l.current)"
+        )
+        values.append(read[0])
     if verified is not None:
         parts.append(
             f"verified AS (UPDATE {quote(meta.db_table)} SET "
@@ -229,10 +297,14 @@ def _lines_insert(lines: list[CardLine], *, verified: Table | None, kept: KeptAn
         parts.append(f"kept AS ({sql} RETURNING 1)")
         values += params
     sql, params = _insert_sql(lines, returning=True)
+    if read is not None:
+        sql += ", (SELECT ids FROM now)"
     if parts:
         sql = f"WITH {', '.join(parts)} {sql}"
     ids = prepared_rows(sql, (*values, *params))
-    for line, (pk,) in zip(lines, ids, strict=True):
+    if read is not None and (ids[0][1] or []) != read[1]:
+        raise TableChanged
+    for line, (pk, *_) in zip(lines, ids, strict=True):
         line.pk = pk
         line._state.adding, line._state.db = False, connection.alias
 

@@ -91,3 +91,76 @@ def test_a_deadlock_is_run_again_and_both_writes_succeed(event_in_play):
     errors = _race(lambda: lock_in_turn(one, two, "a"), lambda: lock_in_turn(two, one, "b"))
     assert not errors, errors
     assert sorted(runs) in (["a", "a", "b"], ["a", "b", "b"]), runs  # one of them ran twice
+
+
+def test_a_report_that_waited_for_its_table_sees_the_line_saved_meanwhile(
+    event_in_play, monkeypatch
+):
+    """``report_by_link`` reads the table's lines in the statement that locks the table, whose
+    snapshot is taken before the lock is granted (``services.report``). Here the other
+    player's report holds the lock when this one starts and commits while it waits: the
+    insert, which reads the lines again, sees that line, and the report is decided again on
+    it, so the game is verified (without that check it stayed "waiting for the other card")."""
+    from django.db import transaction
+
+    from tournaments.services import report as report_service
+
+    event = event_in_play(10)
+    table = Table.objects.get(game__event=event, game__number=1, number=1)
+    a, b = table.seats.select_related("entry").order_by("position")
+    changed = []
+    insert = report_service._lines_insert
+
+    def watched(*args, **kwargs):
+        try:
+            return insert(*args, **kwargs)
+        except report_service.TableChanged:
+            changed.append(True)
+            raise
+
+    monkeypatch.setattr(report_service, "_lines_insert", watched)
+    holding, mine_waits, answers, errors = threading.Event(), threading.Event(), [], []
+
+    def other():  # b's card, its transaction open until a's report waits for the table
+        try:
+            with transaction.atomic():
+                Table.objects.select_for_update().get(pk=table.pk)
+                CardLine.objects.create(seat=b, kind="reported", game_points=0, plus=0,
+                                        minus=17, source="player", reason="")  # fmt: skip
+                holding.set()
+                assert mine_waits.wait(timeout=10), "a's report never waited for the lock"
+        except Exception as exc:
+            errors.append(exc)
+        finally:
+            connections.close_all()
+
+    def mine():
+        try:
+            assert holding.wait(timeout=10)
+            answers.append(
+                report_service.report_by_link(token=a.entry.report_token, won=True, spread=17)
+            )
+        except Exception as exc:
+            errors.append(exc)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=other), threading.Thread(target=mine)]
+    for thread in threads:
+        thread.start()
+    with connection.cursor() as cursor:  # until a's report waits for the table's lock
+        for _ in range(500):
+            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'")
+            if cursor.fetchone()[0]:
+                mine_waits.set()
+                break
+            threading.Event().wait(0.02)
+    mine_waits.set()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert not errors, errors
+    assert answers[0].body["verified"] is True
+    table.refresh_from_db()
+    assert table.status == Table.Status.VERIFIED
+    assert CardLine.objects.filter(seat__table=table, kind="verified", current=True).count() == 2
+    assert changed == [True]  # the lines read before the lock were stale, and it was seen

@@ -2,16 +2,19 @@
 size of the field (issue 24: a report in at most 6 statements; ``services.report``).
 
 Counted as PostgreSQL runs them, without the transaction's own BEGIN and COMMIT (here the test's
-SAVEPOINT and RELEASE stand in for them): the first card of a table is 3 (the link, seat, game,
-event and table read with the table's row locked; the table's seats, names and current lines;
-the line inserted), 5 with BEGIN and COMMIT. The card that verifies the table also writes its
-two verified lines in the same INSERT, and on PostgreSQL the table's new status in that same
-statement (a second one on SQLite): 3, 5 with BEGIN and COMMIT. The standings job is asked
-for after the commit, outside the transaction (``standings_follow``: one lookup, and an insert
-when none waits; none while a job this process asked for is known to be waiting). A phone's
-report carries an Idempotency-Key: on PostgreSQL (link, key) and its answer are kept in that
-same INSERT (one more statement on SQLite), so a phone's report is 5 with BEGIN and COMMIT,
-verifying or not.
+SAVEPOINT and RELEASE stand in for them). On PostgreSQL the first card of a table is 2: the
+link, seat, game, event and table read with the table's row locked, with the table's seats,
+names and current lines in the same statement; then the line inserted, in a statement that also
+returns the table's current lines as they are after the lock (a report of the same table that
+committed while this one waited for the lock is then seen, and the report decided again:
+``test_report_race.py``). 4 with BEGIN and COMMIT. On SQLite the seats and lines are a
+statement of their own: 3. The card that verifies the table also writes its two verified lines
+in the same INSERT, and on PostgreSQL the table's new status in that same statement (a second
+one on SQLite). The standings job is asked for after the commit, outside the transaction
+(``standings_follow``: one lookup, and an insert when none waits; none while a job this
+process asked for is known to be waiting). A phone's report carries an Idempotency-Key: on
+PostgreSQL (link, key) and its answer are kept in that same INSERT (one more statement on
+SQLite), so a phone's report is 4 with BEGIN and COMMIT, verifying or not.
 """
 
 from datetime import timedelta
@@ -25,11 +28,13 @@ from tournaments.services import standings as standings_service
 
 pytestmark = pytest.mark.django_db
 
-FIRST_CARD = 3
+
+def _first_card() -> int:
+    return 2 if connection.vendor == "postgresql" else 3
 
 
 def _second_card() -> int:
-    return 3 if connection.vendor == "postgresql" else 4
+    return 2 if connection.vendor == "postgresql" else 4
 
 
 def _keyed() -> int:
@@ -61,10 +66,14 @@ def test_a_report_takes_a_fixed_number_of_statements(client, event_in_play, play
     event = event_in_play(players)
     table, a, b = _seats(event)
     first = _statements(client, a, {"result": "won", "margin": 20})
-    assert len(first) == FIRST_CARD, first
+    assert len(first) == _first_card(), first
     if connection.vendor == "postgresql":  # SQLite has no row locks: Django leaves it out
         assert first[0].endswith('FOR UPDATE OF "tournaments_table"'), first[0]
-    assert first[2].startswith('INSERT INTO "tournaments_cardline"') and "RETURNING" in first[2]
+    insert = first[-1]
+    if connection.vendor == "postgresql":  # the table's current lines read again after the lock
+        assert insert.startswith("WITH now AS (SELECT array_agg(") and "json_agg(" in first[0]
+        insert = insert[insert.index("INSERT") :]
+    assert insert.startswith('INSERT INTO "tournaments_cardline"') and "RETURNING" in insert
     second = _statements(client, b, {"result": "lost", "margin": 20})
     assert len(second) == _second_card(), second
     table.refresh_from_db()
@@ -80,22 +89,24 @@ def test_a_report_sent_again_retires_the_first_line_in_one_more(client, event_in
     _, a, _ = _seats(event_in_play(10))
     _statements(client, a, {"result": "won", "margin": 20})
     again = _statements(client, a, {"result": "won", "margin": 25})
-    assert len(again) == FIRST_CARD + 1, again
-    assert again[2].startswith('UPDATE "tournaments_cardline"'), again
+    assert len(again) == _first_card() + 1, again
+    assert again[-2].startswith('UPDATE "tournaments_cardline"'), again
 
 
 def test_a_keyed_report_keeps_its_answer_and_its_replay_writes_nothing(client, event_in_play):
     table, a, b = _seats(event_in_play(10))
     key = "c0ffee00-1111-4222-8333-444455556666"
     first = _statements(client, a, {"result": "won", "margin": 20}, key)
-    assert len(first) == FIRST_CARD + _keyed(), first
+    assert len(first) == _first_card() + _keyed(), first
     if connection.vendor == "postgresql":
-        assert first[2].startswith('WITH kept AS (INSERT INTO "tournaments_keptanswer"'), first[2]
+        assert first[-1].startswith("WITH now AS"), first[-1]
+        assert ', kept AS (INSERT INTO "tournaments_keptanswer"' in first[-1], first[-1]
     second = _statements(client, b, {"result": "lost", "margin": 20}, key)
     assert len(second) == _second_card() + _keyed(), second
     if connection.vendor == "postgresql":  # the table's status, the key and the lines: one
-        assert second[2].startswith("WITH verified AS (UPDATE"), second[2]
-        assert 'kept AS (INSERT INTO "tournaments_keptanswer"' in second[2], second[2]
+        assert second[-1].startswith("WITH now AS"), second[-1]
+        assert ", verified AS (UPDATE" in second[-1], second[-1]
+        assert 'kept AS (INSERT INTO "tournaments_keptanswer"' in second[-1], second[-1]
     table.refresh_from_db()
     assert table.status == Table.Status.VERIFIED
     kept = KeptAnswer.objects.get(entry=b.entry, key=key)
@@ -253,3 +264,23 @@ def test_a_standings_request_that_fails_after_the_commit_leaves_the_report_saved
     _, c, d = _seats(event, number=2)
     _both_report(client, c, d)
     assert asked == [f"event:{event.pk}"] * 2
+
+
+def test_the_lines_read_with_the_lock_are_the_separate_reads_rows(client, event_in_play):
+    """On PostgreSQL the locked read also reads the table's seats, names and current lines
+    (``services.report._cards_sql``, SQL of its own): the same rows, in the same order, as the
+    separate read other databases run (``_table_cards``, through the ORM)."""
+    from tournaments.services.report import _LOCKED_SEAT, _TABLE_CARDS
+
+    if connection.vendor != "postgresql":
+        pytest.skip("the lines are read with the lock on PostgreSQL only")
+    table, a, b = _seats(event_in_play(10))
+    _statements(client, a, {"result": "won", "margin": 20})
+    _statements(client, b, {"result": "lost", "margin": 20})  # verified: 4 current lines
+    for seat in (a, b):
+        cards = _LOCKED_SEAT.first(seat.entry.report_token, "").cards
+        assert cards == [list(row) for row in _TABLE_CARDS.rows(table.pk)]
+        assert len(cards) == 4 and {row[1] for row in cards} == {
+            a.entry.player.name,
+            b.entry.player.name,
+        }
