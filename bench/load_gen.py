@@ -22,7 +22,7 @@ import time
 import uuid
 from dataclasses import dataclass, field
 
-from load_stack import NAVIGATION_ACCEPT, fetch
+from load_stack import FETCH_ACCEPT, NAVIGATION_ACCEPT, fetch
 
 TIMEOUT = 30.0  # seconds; then the request counts as an error (gunicorn's own timeout)
 SPECTATOR_EVERY = 5.0
@@ -178,7 +178,7 @@ class Watchers:
             answer, ms = await timed(
                 self.port, "GET", opening if opens else path, due, self.record, "poll",
                 etag=None if opens else etag["value"],
-                **({"accept": NAVIGATION_ACCEPT} if opens else {}),
+                accept=NAVIGATION_ACCEPT if opens else FETCH_ACCEPT,
             )  # fmt: skip
             if answer is None:
                 return

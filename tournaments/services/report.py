@@ -278,10 +278,9 @@ def _lines_insert(
     quote, meta = connection.ops.quote_name, Table._meta
     parts, values = [], []
     if read is not None:
-        line, seat = _db_table(CardLine), _db_table(Seat)
         parts.append(
-            f"now AS (SELECT array_agg(l.id ORDER BY l.id) AS ids FROM {line} l"
-            f" JOIN {seat} s ON s.id = l.seat_id WHERE s.table_id = %s AND l.current)"
+            f"now AS (SELECT array_agg(l.id ORDER BY l.id) AS ids FROM {_db_table(CardLine)} l"
+            f" JOIN {_db_table(Seat)} s ON s.id = l.seat_id WHERE s.table_id = %s AND l.current)"
         )
         values.append(read[0])
     if verified is not None:
