@@ -43,6 +43,7 @@ from django.db import IntegrityError, connection
 from django.db.models import Field, FilteredRelation, OuterRef, Q, Subquery
 from django.db.models.expressions import RawSQL
 from django.db.models.sql import InsertQuery
+from django.db.models.sql.compiler import SQLInsertCompiler
 from django.utils import timezone
 
 from scoring.games import CardLine as EngineLine
@@ -314,33 +315,30 @@ def _insert_sql(rows: list, returning: bool = False) -> tuple[str, list]:
     the parameters are each field's value prepared as ``save`` prepares it (defaults,
     ``auto_now_add``, JSON): building the whole statement through Django's compiler at every
     report cost more than PostgreSQL took to run it."""
-    sql, fields, by_column = _insert_shape(type(rows[0]), len(rows), returning)
-    values = [
-        [f.get_db_prep_save(f.pre_save(row, True), connection) for f in fields] for row in rows
+    sql, fields = _insert_shape(type(rows[0]), len(rows), returning)
+    return sql, [
+        f.get_db_prep_save(f.pre_save(row, True), connection) for row in rows for f in fields
     ]
-    if by_column:  # PostgreSQL's INSERT ... SELECT * FROM UNNEST(...): one array per column
-        return sql, [list(column) for column in zip(*values, strict=True)]
-    return sql, [value for row in values for value in row]
 
 
 @functools.cache
-def _insert_shape(model, count: int, returning: bool) -> tuple[str, tuple, bool]:
-    """Django's SQL to insert ``count`` new rows of ``model``, its fields in the SQL's order, and
-    whether its parameters are one array a column (``UNNEST``) or one value a field and row."""
+def _insert_shape(model, count: int, returning: bool) -> tuple[str, tuple]:
+    """Django's SQL to insert ``count`` new rows of ``model`` and its fields in the SQL's order:
+    one value a field and row (``VALUES (...), (...)``). Not the ``UNNEST`` of one array a column
+    that Django's PostgreSQL compiler makes for several rows to spare the planner: this
+    statement is prepared, planned once per connection, and dumping a dozen arrays at every
+    verifying report cost more than the planning it spared."""
     meta = model._meta
     fields = tuple(f for f in meta.local_concrete_fields if not f.primary_key)
     query = InsertQuery(model)
     query.insert_values(fields, [model() for _ in range(count)])
-    compiler = query.get_compiler(connection=connection)
+    compiler = SQLInsertCompiler(query, connection, connection.alias)
     if returning:
         compiler.returning_fields = [meta.pk]
     ((sql, params),) = compiler.as_sql()
-    by_column = (
-        len(params) == len(fields) and count > 1 and all(isinstance(p, list) for p in params)
-    )
-    if not by_column and len(params) != len(fields) * count:
+    if len(params) != len(fields) * count:
         raise ValueError(f"an INSERT of {model.__name__} that is not one value a field and row")
-    return sql, fields, by_column
+    return sql, fields
 
 
 def _as_card_line(line: EngineLine | None) -> CardLine | None:
