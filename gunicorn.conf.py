@@ -34,12 +34,14 @@ backlog = 2048
 def post_worker_init(worker):
     """Each worker imports the URLs, compiles the templates and the hottest queries and opens
     its database connection before its first request (``config.warm``): done at the first
-    requests instead, it made them, and all queued behind them, wait 0.3-0.9 s."""
+    requests instead, it made them, and all queued behind them, wait 0.3-0.9 s. Then what it
+    made is kept out of the garbage collector's full walks (``collector_freeze``)."""
     from django.apps import apps
     from django.conf import settings
 
     # Only Pegboard's own application (config.wsgi), not a test's or a bench's bare one.
     if apps.ready and settings.SETTINGS_MODULE == "config.settings":
-        from config.warm import worker_warm
+        from config.warm import collector_freeze, worker_warm
 
         worker_warm()
+        collector_freeze()

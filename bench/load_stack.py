@@ -91,7 +91,8 @@ class Stack:
         2 cores took the first seconds of the burst from the workers that were answering (a
         server in production has its workers up long before a round's burst)."""
         log = self.log("web")
-        return 0 < log.count("Booting worker with pid") <= log.count("worker warm-up:")
+        warmed = log.count("objects out of the garbage collector's full walks")  # its last step
+        return 0 < log.count("Booting worker with pid") <= warmed
 
     def start_limit(self) -> None:
         """The minimal endpoint (``bench/limit_app``) on gunicorn with the same settings file

@@ -15,6 +15,7 @@ still starts, logs why, and does that step at its first request as it would have
 
 from __future__ import annotations
 
+import gc
 import logging
 import time
 from pathlib import Path
@@ -102,3 +103,17 @@ def _queries() -> None:
             compiled.plan(connection.vendor)
             compiled.rows(*(0 if kind is int else "" for kind in compiled.kinds))
         transaction.set_rollback(True)  # nothing was written; nothing stays locked
+
+
+def collector_freeze() -> int:
+    """After the warm-up: every object made so far (Django and its apps, the URL configuration
+    and views, the compiled templates and queries: ~157,000 objects) is moved out of the garbage
+    collector's reach for the rest of the process, which keeps them all anyway. A full
+    collection walked them all: in-process, 80 ms once every ~2,000 reports, and every request
+    queued behind it waited. Young objects are collected as before. Returns how many were
+    frozen (logged)."""
+    gc.collect()
+    gc.freeze()
+    count = gc.get_freeze_count()
+    logger.info("worker warm-up: %d objects out of the garbage collector's full walks", count)
+    return count

@@ -81,6 +81,9 @@ def test_a_worker_that_cannot_reach_the_database_still_starts():
     assert "connection failed" in logged or "Connection refused" in logged
 
 
+FROZEN = "objects out of the garbage collector's full walks"
+
+
 def test_gunicorn_workers_warm_up_with_the_products_settings(tmp_path):
     port = _closed_port()
     env = {
@@ -101,11 +104,15 @@ def test_gunicorn_workers_warm_up_with_the_products_settings(tmp_path):
         server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
         try:
             deadline = time.monotonic() + 60
-            while time.monotonic() < deadline and log.read_text().count("worker warm-up:") < 2:
+            while time.monotonic() < deadline and log.read_text().count(FROZEN) < 2:
                 time.sleep(0.2)
         finally:
             server.terminate()
             server.wait(timeout=20)
     text = log.read_text()
     assert text.count("worker warm-up: urls") == 2, text[-3000:]  # one line each worker
+    # then what the warm-up made is out of the garbage collector's full walks
+    frozen = [int(line.split(FROZEN)[0].rsplit(" ", 2)[-2]) for line in text.splitlines()
+              if FROZEN in line]  # fmt: skip
+    assert len(frozen) == 2 and min(frozen) > 50_000, text[-3000:]
     assert "skipped" not in text, text[-3000:]
