@@ -369,6 +369,8 @@ CACHES = {
     # When each player's phone last reached the server (tournaments.heard): shared by every
     # worker like the limits' counts.
     "heard": _shared_cache("heard"),
+    # Public pages rendered once per version for every worker (tournaments.views.live).
+    "rendered": _shared_cache("rendered"),
 }
 
 # E-mail ("your next table", tournaments.services.table_emails). Every message holds the

@@ -197,3 +197,9 @@ def _throttle_counts_cleared():
     caches["heard"].clear()  # and the times written (tournaments.heard)
     # Seen without it: a joined job taken before the commit was not asked for again.
     standings_forget_memo()
+    # Public pages rendered for every worker (tournaments.views.live): ids and versions come
+    # again in the next test's database, with other names in them.
+    from tournaments.views.live import rendered_forget
+
+    caches["rendered"].clear()
+    rendered_forget()

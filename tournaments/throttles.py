@@ -97,13 +97,19 @@ def private_link(path: str) -> str | None:
     return (match.group("link") or match.group("code")) if match else None
 
 
-class _FailOpen:
+LIMITS_OFF = (
+    "throttle cache unreachable: limits are off for %.0f s (requests are answered unlimited)"
+)
+
+
+class FailOpen:
     """Runs cache calls so that an unreachable cache never fails a request: the call's
     ``default`` is returned instead, and the cache is left alone for ``PAUSE_SECONDS``."""
 
-    def __init__(self) -> None:
+    def __init__(self, warning: str = LIMITS_OFF) -> None:
         self.paused_until = 0.0
         self.lock = threading.Lock()
+        self.warning = warning
 
     def __call__(self, call, default):
         if time.monotonic() < self.paused_until:
@@ -115,16 +121,11 @@ class _FailOpen:
                 first = time.monotonic() >= self.paused_until
                 self.paused_until = time.monotonic() + PAUSE_SECONDS
             if first:
-                logger.warning(
-                    "throttle cache unreachable: limits are off for %.0f s (requests are "
-                    "answered unlimited)",
-                    PAUSE_SECONDS,
-                    exc_info=True,
-                )
+                logger.warning(self.warning, PAUSE_SECONDS, exc_info=True)
             return default
 
 
-fail_open = _FailOpen()
+fail_open = FailOpen()
 
 
 class _RateFromSettings(SimpleRateThrottle):

@@ -3,6 +3,8 @@ changed; any change a player or director could see gives a new version at once (
 nothing is shared between polls) or within ``LIVE_SHARE_SECONDS``; a public page is rendered
 once per version."""
 
+import os
+
 import pytest
 from django.core.cache import caches
 from django.db import connection
@@ -127,9 +129,9 @@ def test_polls_of_one_event_share_its_part_of_the_version(client, table):
     caches["live"].clear()
 
 
-def test_a_public_page_is_rendered_once_per_version(
-    client, table, monkeypatch, django_capture_on_commit_callbacks
-):
+@pytest.fixture
+def standings_page(table, monkeypatch):
+    """The published event's standings address, and a list counting its renderings."""
     from tournaments.views import standings as standings_view
 
     event = table.game.event
@@ -141,7 +143,14 @@ def test_a_public_page_is_rendered_once_per_version(
     monkeypatch.setattr(
         standings_view, "standings_table", lambda **kw: calls.append(1) or real(**kw)
     )
-    url = f"/events/{event.pk}/standings/"
+    yield f"/events/{event.pk}/standings/", calls
+    caches["live"].clear()
+
+
+def test_a_public_page_is_rendered_once_per_version(
+    client, table, standings_page, django_capture_on_commit_callbacks
+):
+    url, calls = standings_page
     first = client.get(url)
     assert first.status_code == 200 and first["Cache-Control"] == "no-cache"
     again = client.get(url)
@@ -153,7 +162,110 @@ def test_a_public_page_is_rendered_once_per_version(
         card_line_report(seat=b, won=False, spread=30)
     changed = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
     assert changed.status_code == 200 and len(calls) == 2
+
+
+def _another_worker() -> None:
+    """Be another web worker: none of this process's memory, the same shared cache."""
+    from tournaments.views.live import rendered_forget
+
     caches["live"].clear()
+    rendered_forget()
+
+
+def test_a_public_page_one_worker_rendered_is_not_rendered_again_by_the_others(
+    client, standings_page
+):
+    url, calls = standings_page
+    first = client.get(url)
+    _another_worker()
+    second = client.get(url)
+    assert second.status_code == 200 and len(calls) == 1
+    assert second.content == first.content and second["ETag"] == first["ETag"]
+    _another_worker()
+    assert client.get(f"{url}?made=up").status_code == 200  # not shared: rendered here
+    version = first["ETag"].strip('"')
+    assert len(calls) == 2 and caches["rendered"].get(f"render:{url}:{version}") is not None
+    assert caches["rendered"].get(f"render:{url}?made=up:{version}") is None
+
+
+def test_while_a_worker_renders_a_new_version_the_others_serve_the_last_one(
+    client, table, standings_page, django_capture_on_commit_callbacks
+):
+    url, calls = standings_page
+    first = client.get(url)
+    a, b = table.seats.order_by("position")
+    with django_capture_on_commit_callbacks(execute=True):  # the standings job follows
+        card_line_report(seat=a, won=True, spread=30)
+        card_line_report(seat=b, won=False, spread=30)
+    new = public_version(event=table.game.event)
+    assert f'"{new}"' != first["ETag"]
+    caches["rendered"].add(f"render:{url}:{new}:claim", 1)  # another worker is rendering it
+    meanwhile = client.get(url)
+    assert meanwhile.status_code == 200 and len(calls) == 1
+    assert meanwhile.content == first.content and meanwhile["ETag"] == first["ETag"]
+    assert client.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+    caches["rendered"].set(f"render:{url}:{new}", (b"<p>new</p>", "text/html; charset=utf-8"))
+    done = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])  # that worker's rendering
+    assert done.status_code == 200 and done.content == b"<p>new</p>" and len(calls) == 1
+    assert done["ETag"] == f'"{new}"'
+
+
+def test_a_new_version_nobody_is_rendering_is_rendered_here(
+    client, table, standings_page, django_capture_on_commit_callbacks
+):
+    """The claim of a worker that died runs out: the next worker renders the version."""
+    url, calls = standings_page
+    client.get(url)
+    a, b = table.seats.order_by("position")
+    with django_capture_on_commit_callbacks(execute=True):
+        card_line_report(seat=a, won=True, spread=30)
+        card_line_report(seat=b, won=False, spread=30)
+    changed = client.get(url)
+    assert changed.status_code == 200 and len(calls) == 2
+    assert changed["ETag"] == f'"{public_version(event=table.game.event)}"'
+
+
+def test_without_the_shared_cache_each_worker_renders_its_own(client, standings_page, monkeypatch):
+    from tournaments.views import live
+
+    url, calls = standings_page
+
+    def unreachable(*args, **kwargs):
+        raise ConnectionError("no cache server")
+
+    for method in ("get", "set", "add"):
+        monkeypatch.setattr(caches["rendered"], method, unreachable)
+    monkeypatch.setattr(live._shared, "paused_until", 0.0)
+    first = client.get(url)
+    _another_worker()
+    second = client.get(url)
+    assert first.status_code == second.status_code == 200 and len(calls) == 2
+    assert second.content == first.content
+
+
+@pytest.mark.services
+def test_workers_share_a_rendering_through_redis(client, standings_page):
+    """As in production: the ``rendered`` cache on Redis, a rendering stored by one worker and
+    answered by another, the same bytes."""
+    from django.conf import settings
+
+    from tests.conftest import REDIS_URL
+
+    url, calls = standings_page
+    rendered = {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": f"test-rendered-{os.getpid()}",
+        "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+    }
+    with override_settings(CACHES={**settings.CACHES, "rendered": rendered}):
+        first = client.get(url)
+        _another_worker()
+        second = client.get(url)
+        assert second.status_code == 200 and len(calls) == 1
+        assert second.content == first.content and second["ETag"] == first["ETag"]
+        version = first["ETag"].strip('"')
+        caches["rendered"].delete(f"render:{url}:{version}")  # the run's Redis is shared
 
 
 def test_no_page_reloads_itself(settings):
