@@ -3,7 +3,10 @@ it was due, and a phone's next poll never waits for the last answer) and its lim
 does what a report must do at least, in one transaction of two statements."""
 
 import asyncio
+import json
+import os
 import random
+import subprocess
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -13,7 +16,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext, override_settings
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "bench"))
 
 import load_gen  # noqa: E402  (bench/)
 import load_stack  # noqa: E402
@@ -115,6 +119,35 @@ def test_the_bench_sends_a_report_as_the_players_page_does_through_the_light_han
     environ = {"PATH_INFO": "/api/v1/report/abc_DEF-12/", "HTTP_HOST": "127.0.0.1"}
     assert link_api({**environ, "HTTP_ACCEPT": load_stack.FETCH_ACCEPT})
     assert not link_api({**environ, "HTTP_ACCEPT": load_stack.NAVIGATION_ACCEPT})
+
+
+SAME_DATABASE = """
+import json, os, sys
+sys.path.insert(0, os.getcwd())
+import config.settings as product
+import bench.limit_app.settings as limit
+keys = ("ENGINE", "CONN_MAX_AGE", "CONN_HEALTH_CHECKS", "OPTIONS")
+print(json.dumps([{k: s.DATABASES["default"].get(k) for k in keys} for s in (product, limit)]))
+"""
+
+
+def test_the_limit_has_the_products_database_settings():
+    """The same engine (a kept connection checked without a round trip), connections kept as
+    long, the same prepared statements: the limit's report sends what the product's sends at
+    least, four statements, not a fifth ``SELECT 1``."""
+    env = {
+        **os.environ,
+        "DATABASE_URL": "postgres://bench@127.0.0.1:5432/any",
+        "SECRET_KEY": "limit-" + "x" * 50,
+        "DEBUG": "false",
+        "ALLOWED_HOSTS": "127.0.0.1",
+    }
+    env.pop("PYTEST_VERSION", None)
+    done = subprocess.run([sys.executable, "-c", SAME_DATABASE], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    product, limit = json.loads(done.stdout.splitlines()[-1])
+    assert product == limit and product["ENGINE"] == "config.postgresql"
 
 
 @pytest.mark.services
