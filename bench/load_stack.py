@@ -249,17 +249,31 @@ def cpu_by_part(stack: Stack) -> dict[str, float]:
     parts = {name: tree(proc.pid) for name, proc in stack.procs.items()}
     parts["postgres"] = sum(cpu for _, name, cpu in table.values() if name == "postgres")
     parts["generator"] = time.process_time()
+    parts[STOLEN] = stolen_seconds()
     return parts
+
+
+STOLEN = "stolen"
+
+
+def stolen_seconds() -> float:
+    """CPU seconds the hypervisor gave other machines while this one's were waiting to run
+    (``steal`` in ``/proc/stat``, every core): time none of the stack's parts used. A step
+    during which it rose was measured on a slower machine than the others."""
+    fields = Path("/proc/stat").read_text().splitlines()[0].split()
+    return int(fields[8]) / os.sysconf("SC_CLK_TCK") if len(fields) > 8 else 0.0
 
 
 def print_cpu(
     before: dict[str, float], after: dict[str, float], seconds: float, reports: int = 0
 ) -> None:
-    """Cores each part used on average; with ``reports``, also the server's CPU milliseconds a
-    report (every part but the generator: the web workers, the job worker, PostgreSQL...)."""
+    """Cores each part used on average, and those the hypervisor took from this machine; with
+    ``reports``, also the server's CPU milliseconds a report (every part but the generator:
+    the web workers, the job worker, PostgreSQL...)."""
     used = {name: after[name] - before.get(name, 0.0) for name in after}
+    stolen = used.pop(STOLEN, 0.0)
     shares = ", ".join(f"{name} {cpu / seconds:.2f}" for name, cpu in used.items())
-    line = f"  cores used on average: {shares}"
+    line = f"  cores used on average: {shares}; stolen by the hypervisor {stolen / seconds:.2f}"
     if reports:
         server = sum(cpu for name, cpu in used.items() if name != "generator")
         line += f"; server CPU {server * 1000 / reports:.1f} ms a report"

@@ -239,3 +239,15 @@ def test_a_failed_step_is_run_again_before_its_rate_fails():
         (340, False),
         (320, True),
     ]
+
+
+def test_a_step_prints_the_cores_the_hypervisor_took_apart_from_the_servers(capsys):
+    """Steal (``/proc/stat``) is time no part of the stack used: printed on its own, never in
+    the server's CPU a report."""
+    before = {"web": 1.0, "postgres": 0.5, "generator": 2.0, load_stack.STOLEN: 10.0}
+    after = {"web": 3.0, "postgres": 1.5, "generator": 3.0, load_stack.STOLEN: 12.0}
+    load_stack.print_cpu(before, after, 10.0, reports=1000)
+    line = capsys.readouterr().out
+    assert "web 0.20, postgres 0.10, generator 0.10; stolen by the hypervisor 0.20" in line
+    assert "server CPU 3.0 ms a report" in line
+    assert load_stack.stolen_seconds() >= 0.0
