@@ -7,9 +7,9 @@ a 200. ``Cache-Control: no-cache`` lets a browser keep the part but always ask f
 page adds ``private`` so no shared cache keeps it.
 
 A public page (the same for every anonymous visitor) is rendered once per version for all the
-web workers (``rendered_once``): a 1,024-row standings page took a worker 40-120 ms, and when a
-snapshot made a new version every worker rendered it at the same moment, as spectators asked,
-and the reports queued behind all of them (a worker waited up to 340 ms at 200 reports a second).
+web workers (``rendered_once``): a 1,024-row standings page takes a worker 40-120 ms, and when a
+snapshot made a new version each of the three workers rendered it, at about the same moment, as
+the spectators asked.
 """
 
 from __future__ import annotations
