@@ -31,8 +31,9 @@ RENDERED_SECONDS = 120
 SHARED_SECONDS = 30
 CLAIM_SECONDS = 10
 _shared = FailOpen("rendered-pages cache unreachable: each worker renders its own pages for %.0f s")
-# The newest rendering this process served, by address: (version, content, content type).
-_newest: dict[str, tuple[str, bytes, str]] = {}
+# The version of the newest rendering this process served, by address (its content is in the
+# ``live`` cache).
+_newest: dict[str, str] = {}
 NEWEST_LIMIT = 1000
 
 
@@ -101,11 +102,14 @@ def rendered_once(request, version: str, render_it: Callable[[], HttpResponse]) 
         if kept is not None:
             caches["live"].set(key, kept, RENDERED_SECONDS)
     if kept is not None:
-        _newest_note(address, version, kept)
+        _newest_note(address, version)
         return HttpResponse(kept[0], content_type=kept[1])
     newest = _newest.get(address)
-    if shared and newest is not None and newest[0] != version and not _claimed(key):
-        return _earlier(request, newest)  # another worker is rendering this version
+    earlier = (
+        caches["live"].get(f"render:{address}:{newest}") if newest not in (None, version) else None
+    )
+    if shared and earlier is not None and not _claimed(key):
+        return _earlier(request, newest, earlier)  # another worker is rendering this version
     response = render_it()
     messages = getattr(request, "_messages", None)
     personal = request.META.get("CSRF_COOKIE_NEEDS_UPDATE") or (messages and messages.used)
@@ -114,14 +118,14 @@ def rendered_once(request, version: str, render_it: Callable[[], HttpResponse]) 
         caches["live"].set(key, kept, RENDERED_SECONDS)
         if shared:
             _shared(lambda: caches["rendered"].set(key, kept, SHARED_SECONDS), None)
-        _newest_note(address, version, kept)
+        _newest_note(address, version)
     return response
 
 
-def _newest_note(address: str, version: str, kept: tuple[bytes, str]) -> None:
+def _newest_note(address: str, version: str) -> None:
     if len(_newest) >= NEWEST_LIMIT:
         _newest.clear()
-    _newest[address] = (version, *kept)
+    _newest[address] = version
 
 
 def _claimed(key: str) -> bool:
@@ -130,8 +134,8 @@ def _claimed(key: str) -> bool:
     return _shared(lambda: caches["rendered"].add(f"{key}:claim", 1, CLAIM_SECONDS), True)
 
 
-def _earlier(request, newest: tuple[str, bytes, str]) -> HttpResponse:
-    version, content, content_type = newest
+def _earlier(request, version: str, kept: tuple[bytes, str]) -> HttpResponse:
+    content, content_type = kept
     etag = f'"{version}"'
     if etag in parse_etags(request.headers.get("If-None-Match", "")):
         response = HttpResponseNotModified()

@@ -243,6 +243,21 @@ def test_without_the_shared_cache_each_worker_renders_its_own(client, standings_
     assert second.content == first.content
 
 
+def test_a_signed_in_visitors_page_never_reaches_the_other_workers(client, table, standings_page):
+    """What a director sees (their own controls) is rendered for them alone: nothing of it is
+    kept for anonymous spectators, in this process or in the shared cache."""
+    url, calls = standings_page
+    client.force_login(table.game.event.created_by)
+    mine = client.get(url)
+    assert mine.status_code == 200 and mine["Cache-Control"] == "private, no-cache"
+    client.logout()
+    _another_worker()
+    public = client.get(url)
+    assert public.status_code == 200 and len(calls) == 2  # rendered again, for the public
+    version = public["ETag"].strip('"')
+    assert caches["rendered"].get(f"render:{url}:{version}")[0] == public.content
+
+
 @pytest.mark.services
 def test_workers_share_a_rendering_through_redis(client, standings_page):
     """As in production: the ``rendered`` cache on Redis, a rendering stored by one worker and
