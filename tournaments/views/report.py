@@ -139,9 +139,9 @@ def _page(request, entry, extra: dict, status: int, version: str | None = None):
     response = render(request, "tournaments/player/report.html", context, status=status)
     response["Cache-Control"] = "private, no-cache"
     # A reminder or a cut notice is marked seen when shown; it stays on the page a while.
-    Notice.objects.filter(pk__in=[n.pk for n in context["state"].notices], seen_at=None).update(
-        seen_at=timezone.now()
-    )
+    shown = [n.pk for n in context["state"].notices]
+    if shown:
+        Notice.objects.filter(pk__in=shown, seen_at=None).update(seen_at=timezone.now())
     return response
 
 
