@@ -212,7 +212,8 @@ WAITLIST_OFFER_HOURS = env_int("WAITLIST_OFFER_HOURS", 48, minimum=1)
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "America/New_York"
-USE_I18N = True
+# English only: no translation machinery at each request (get_language(), formats).
+USE_I18N = False
 USE_TZ = True
 
 STATIC_URL = "static/"
@@ -223,7 +224,7 @@ STORAGES = {
     "staticfiles": {
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
         if DEBUG
-        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        else "config.static_storage.StaticStorage"
     },
 }
 
