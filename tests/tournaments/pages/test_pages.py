@@ -1,6 +1,10 @@
 """Base pages: navigation, login and logout, messages, admin for staff."""
 
+import re
+from unittest import mock
+
 import pytest
+from django.urls import reverse
 
 from tests.factories import UserFactory
 
@@ -36,3 +40,39 @@ def test_admin_is_for_staff_only(client):
     assert client.get("/admin/").status_code == 302
     client.force_login(UserFactory(is_staff=True, is_superuser=True))
     assert client.get("/admin/").status_code == 200
+
+
+def _menu_links(html: str) -> list[str]:
+    menu = html.split('<nav class="nav" aria-label="Main">')[1].split("</nav>")[0]
+    return re.findall(r'(?:href|action)="([^"]*)"', menu)
+
+
+def test_the_menu_links_where_its_names_lead(client):
+    """The menu's addresses are worked out once per process (context_processors.menu): each
+    is still the address its name gives, for a visitor and for staff."""
+    visitor = _menu_links(client.get("/").content.decode())
+    assert visitor == [reverse(name) for name in (
+        "home", "count-checker", "club-list", "weekend-list", "leaderboard", "login",
+        "account_signup",
+    )]  # fmt: skip
+    client.force_login(UserFactory(is_staff=True))
+    staff = _menu_links(client.get("/").content.decode())
+    assert staff == [reverse(name) for name in (
+        "home", "count-checker", "club-list", "weekend-list", "leaderboard", "event-list",
+        "my-entries", "judge-events", "sanctioning-office", "account-links-admin",
+        "admin:index", "logout",
+    )]  # fmt: skip
+    assert all(staff), "no empty link"
+
+
+def test_the_menu_is_worked_out_once(client):
+    client.get("/")
+    with mock.patch("tournaments.context_processors.reverse") as worked_out:
+        assert _menu_links(client.get("/").content.decode())[0] == "/"
+    worked_out.assert_not_called()
+
+
+def test_other_urls_give_their_own_menu(client, settings):
+    client.get("/")
+    settings.ROOT_URLCONF = "tests.tournaments.pages.prefixed_urls"
+    assert _menu_links(client.get("/site/").content.decode())[0] == "/site/"
