@@ -15,7 +15,7 @@ from __future__ import annotations
 from django.urls import reverse
 from rest_framework import serializers
 
-from tournaments.api.serializers import StrictInput
+from tournaments.api.serializers import FieldsKept, StrictInput
 from tournaments.models import CardLine, Entry, Table
 from tournaments.selectors.events import entries_of_event
 from tournaments.selectors.report_match import MATCH_STATES
@@ -82,7 +82,7 @@ class HistoryLineSerializer(serializers.ModelSerializer):
 # The player's report
 
 
-class ReportSerializer(StrictInput):
+class ReportSerializer(FieldsKept, StrictInput):
     """ "I won / I lost by N". With ``preview`` the engine's line and words come back unsaved."""
 
     result = serializers.ChoiceField(choices=RESULTS)
