@@ -213,8 +213,7 @@ WAITLIST_OFFER_HOURS = env_int("WAITLIST_OFFER_HOURS", 48, minimum=1)
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "America/New_York"
-# English only: no translation machinery at each request (get_language(), formats).
-USE_I18N = False
+USE_I18N = False  # English only: no translation machinery (get_language()) at each request
 USE_TZ = True
 
 STATIC_URL = "static/"

@@ -135,14 +135,11 @@ def _claimed(key: str) -> bool:
 
 
 def _earlier(request, version: str, kept: tuple[bytes, str]) -> HttpResponse:
+    """The rendering of an earlier ``version``, answered as any live part is (its own ETag, or
+    a 304 to a visitor who holds it)."""
     content, content_type = kept
-    etag = f'"{version}"'
-    if etag in parse_etags(request.headers.get("If-None-Match", "")):
-        response = HttpResponseNotModified()
-    else:
-        response = HttpResponse(content, content_type=content_type)
-    response["ETag"] = etag
-    return response
+    render = lambda: HttpResponse(content, content_type=content_type)  # noqa: E731
+    return live_part(request, version=version, render=render, private=False)
 
 
 def rendered_forget() -> None:
