@@ -93,6 +93,7 @@ from load_stack import (  # noqa: E402
     print_cpu,
     print_waits,
     processor,
+    stop_on_terminate,
 )
 
 from bench.limit_app import tables_create  # noqa: E402
@@ -338,6 +339,7 @@ def main() -> None:
     from django.test.utils import setup_test_environment
 
     mode = statistics_mode(sys.argv[1:])
+    stop_on_terminate()  # a kill cleans up as a finished run does
     setup_test_environment()
     old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
     stack = None

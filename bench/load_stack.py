@@ -8,6 +8,7 @@ import json
 import os
 import shlex
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -27,6 +28,17 @@ if TYPE_CHECKING:
 ROOT = Path(__file__).resolve().parent.parent
 # The product's gunicorn settings plus a probe of how long each request waited for a worker.
 PROBE = str(ROOT / "bench" / "gunicorn_probe.py")
+
+
+def stop_on_terminate() -> None:
+    """A ``kill`` (SIGTERM) of the bench ends it as Ctrl-C does: ``SystemExit`` in the main
+    thread, so its ``finally`` stops the servers and removes the temporary directory and the
+    throw-away database (by default a SIGTERM ended Python at once and left them behind)."""
+
+    def terminated(signum, frame):
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGTERM, terminated)
 
 
 # The stack: Redis, gunicorn, a Celery worker

@@ -251,3 +251,32 @@ def test_a_step_prints_the_cores_the_hypervisor_took_apart_from_the_servers(caps
     assert "web 0.20, postgres 0.10, generator 0.10; stolen by the hypervisor 0.20" in line
     assert "server CPU 3.0 ms a report" in line
     assert load_stack.stolen_seconds() >= 0.0
+
+
+TERMINATED = """
+import os, signal, sys, time
+sys.path.insert(0, "bench")
+import django
+os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
+django.setup()
+from load_stack import stop_on_terminate
+stop_on_terminate()
+try:
+    print("running", flush=True)
+    time.sleep(30)
+finally:
+    print("cleaned up", flush=True)
+"""
+
+
+def test_a_killed_bench_cleans_up_as_a_finished_one_does():
+    """SIGTERM (``kill``) raises SystemExit in the bench, so its ``finally`` stops the servers
+    and removes the temporary directory and database; Python's default ended it at once."""
+    env = {**os.environ, "DEBUG": "true"}  # settings that load without a SECRET_KEY
+    bench = subprocess.Popen([sys.executable, "-c", TERMINATED], cwd=ROOT, env=env, text=True,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
+    assert bench.stdout.readline() == "running\n"
+    bench.terminate()
+    out, err = bench.communicate(timeout=20)
+    assert out == "cleaned up\n", err
+    assert bench.returncode == 128 + 15
