@@ -6,7 +6,7 @@ PIP := $(BIN)/python -m pip --disable-pip-version-check -q
 # `PORT=8300 make run` serves on another port; the e-mails' links follow it unless SITE_URL is set.
 PORT ?= 8000
 
-.PHONY: run venue test lint format bench bench-load bench-replay clean
+.PHONY: run venue test lint format bench bench-load bench-instructions bench-replay clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -55,6 +55,12 @@ bench: $(VENV)/.installed-dev
 # A 1,024-player burst on gunicorn, PostgreSQL, Redis and a Celery worker (bench/load.py).
 bench-load: $(VENV)/.installed-dev
 	$(BIN)/python bench/load.py $(ARGS)
+
+# Instructions a report and a page opening cost, the same on a fast or a slow machine, against
+# the stack's own limit (bench/instructions.py; valgrind's callgrind counts them).
+bench-instructions: $(VENV)/.installed-dev
+	command -v valgrind >/dev/null || apt-get install -y valgrind
+	$(BIN)/python bench/instructions.py
 
 # The storm when the venue's network returns: 1,024 held reports, each sent twice with one
 # Idempotency-Key within 5 s, on the same stack (bench/replay.py).

@@ -77,6 +77,7 @@ from load_gen import (  # noqa: E402  (bench/)
     Record,
     Watchers,
     arrivals,
+    capped,
     knee_search,
     loop_lag,
     p,
@@ -384,6 +385,8 @@ def main() -> None:
         connection.close()
         connection.creation.destroy_test_db(old_name, verbosity=0)
     ratio = knee / limit if limit else 0.0
+    for note in capped(knee, limit, MAX_RATE):
+        print(note)
     print(
         f"load: statistics={mode} submissions={len(record.submissions)} errors={errors} "
         f"p50_ms={p(record.submissions, 50):.0f} p99_ms={p(record.submissions, 99):.0f} "

@@ -255,3 +255,15 @@ def knee_search(
         else:
             failed = rate
     return knee, tried
+
+
+def capped(knee: int, limit: int, most: int) -> list[str]:
+    """What the last line's ratio is worth when a stack held every step up to ``most``
+    (``BENCH_MAX_RATE``): its knee is only "at least" that."""
+    ratio = knee / limit if limit else 0.0
+    return [
+        f"  ({who} held at BENCH_MAX_RATE={most}/s: its knee is at least that, so knee_ratio is "
+        f"{bound} {ratio:.2f}; run again with a higher BENCH_MAX_RATE)"
+        for who, held, bound in (("Pegboard", knee, "at least"), ("the limit", limit, "at most"))
+        if held >= most
+    ]

@@ -280,3 +280,14 @@ def test_a_killed_bench_cleans_up_as_a_finished_one_does():
     out, err = bench.communicate(timeout=20)
     assert out == "cleaned up\n", err
     assert bench.returncode == 128 + 15
+
+
+def test_a_knee_at_the_highest_rate_tried_is_said_to_be_only_a_bound():
+    """A stack that held every step up to BENCH_MAX_RATE has a knee of at least that: the ratio
+    is then a bound, said as such (the limit held 1,000/s in a run of the eleventh session)."""
+    assert load_gen.capped(420, 810, 1000) == []
+    (note,) = load_gen.capped(420, 1000, 1000)
+    assert "the limit held at BENCH_MAX_RATE=1000/s" in note
+    assert "knee_ratio is at most 0.42" in note
+    (note,) = load_gen.capped(1000, 1000, 1000)[:1]
+    assert "Pegboard held" in note and "at least 1.00" in note

@@ -1,0 +1,248 @@
+"""Benchmark: instructions a request costs, whatever the machine's speed (issue 24).
+``make bench-instructions``.
+
+Timings on this project's 2-core machines moved 2-4x between machines of one kind and up to 40%
+between runs on one (README, "Load"), so a change worth 5% could not be seen in them. valgrind's
+callgrind counts the instructions a process runs: the same count on a fast, a slow or a busy
+machine. This bench counts, in one process with production settings (DEBUG off, static files
+from a manifest) on PostgreSQL (a throw-away copy of ``PEGBOARD_BENCH_DATABASE_URL``'s server):
+
+- ``report``: a phone's report, ``POST /api/v1/report/<link>/`` with an ``Idempotency-Key``
+  through ``config.wsgi`` as gunicorn calls it; both cards of each table in a random order (one
+  card waits, the other verifies its table), as in ``bench/load.py``;
+- ``open``: a phone opening its player's page, ``GET /r/<link>/`` with Chromium's ``Accept``;
+- ``limit_report``: the stack's own limit's report (``bench/limit_app``: a token looked up, one
+  row inserted, a small JSON 201), the same way.
+
+Each figure is (a run of 1 + N requests minus a run of 1) / N: starting Python and Django and
+the worker's warm-up (``config.warm``) cancel out. Each run starts from a copy of the same
+database, so the two runs and the two stacks find the same rows. ``report_ratio`` is the
+limit's report over Pegboard's: the share of the stack's least that a report costs.
+
+Not counted: PostgreSQL's own work, which runs in its server (printed as its CPU milliseconds a
+request, read from /proc when the server runs on this machine: a time, not a count); the
+standings job a verifying report asks for (the Celery worker's; each report here finds it
+waiting, as all but one in a couple of seconds of a burst do); what runs once a second per
+process (the last-heard write) runs more often here, as valgrind is about 50 times slower.
+
+Last line: ``instructions: requests=<N> report_m=<M> open_m=<M> limit_report_m=<M>
+report_ratio=<limit/report> postgres_report_ms=<ms> postgres_limit_ms=<ms>`` (M: millions of
+instructions a request). Environment: ``BENCH_REQUESTS`` (200), ``PEGBOARD_BENCH_DATABASE_URL``.
+Needs valgrind (``apt-get install valgrind``; ``make bench-instructions`` installs it).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import pickle
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+REQUESTS = int(os.environ.get("BENCH_REQUESTS", 200))
+NAVIGATION = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
+
+
+def per_request(small: int, big: int, requests: int) -> float:
+    """Instructions a request: the difference of two runs, over the requests it adds."""
+    if big <= small:
+        raise ValueError(f"the run of {requests} more requests counted no more ({big} <= {small})")
+    return (big - small) / requests
+
+
+def collected(valgrind_stderr: str) -> int:
+    """The total callgrind prints when the process ends (``==pid== Collected : n``)."""
+    found = COLLECTED.findall(valgrind_stderr)
+    if not found:
+        raise RuntimeError(f"callgrind printed no total:\n{valgrind_stderr[-2000:]}")
+    return int(found[-1])
+
+
+def postgres_cpu_seconds() -> float | None:
+    """CPU seconds of the PostgreSQL backends that have ended, as their server's main process
+    counts its children's time: a run's connection, once it closes; not the server's
+    background processes, which would count the run's length (valgrind's, 50 times a real
+    one's). None when no PostgreSQL server runs on this machine."""
+    processes = {}
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_text()
+        except OSError:
+            continue
+        name, fields = stat[stat.index("(") + 1 : stat.rindex(")")], stat[stat.rindex(")") + 2 :]
+        processes[pid] = (name, fields.split())
+    servers = [
+        fields
+        for name, fields in processes.values()
+        if "postgres" in name and "postgres" not in processes.get(fields[1], ("",))[0]
+    ]
+    if not servers:
+        return None
+    return sum(int(f) for fields in servers for f in fields[13:15]) / os.sysconf("SC_CLK_TCK")
+
+
+# The measured process (run under valgrind)
+
+
+def _environ(method: str, path: str, body: bytes, accept: str, **headers) -> dict:
+    return {
+        "REQUEST_METHOD": method, "PATH_INFO": path, "QUERY_STRING": "",
+        "SERVER_NAME": "127.0.0.1", "SERVER_PORT": "8000", "HTTP_HOST": "127.0.0.1",
+        "wsgi.url_scheme": "http", "HTTP_X_FORWARDED_PROTO": "https", "HTTP_ACCEPT": accept,
+        "wsgi.input": io.BytesIO(body), "CONTENT_LENGTH": str(len(body)),
+        "CONTENT_TYPE": "application/json", "REMOTE_ADDR": "127.0.0.1", "wsgi.errors": sys.stderr,
+        **headers,
+    }  # fmt: skip
+
+
+def _call(application, environ: dict, expected: int) -> None:
+    statuses: list[str] = []
+    body = b"".join(application(environ, lambda status, headers, exc=None: statuses.append(status)))
+    if not statuses[0].startswith(str(expected)):
+        raise RuntimeError(f"{environ['PATH_INFO']} answered {statuses[0]}: {body[:300]!r}")
+
+
+def child(kind: str, count: int, setup: str) -> None:
+    """``count`` requests of ``kind`` in this process, after the worker's warm-up."""
+    sys.path.insert(0, str(ROOT))
+    with open(setup, "rb") as file:
+        event_id, reports, everyone = pickle.load(file)
+    if kind == "limit_report":
+        os.environ["DJANGO_SETTINGS_MODULE"] = "bench.limit_app.settings"
+        import django
+
+        django.setup()
+        from bench.limit_app.wsgi import application
+
+        body = json.dumps({"result": "won", "margin": 12}).encode()
+        for n in range(count):
+            _call(application, _environ("POST", f"/limit/limit-{n}/", body, "*/*"), 201)
+        return
+    sys.path.insert(0, str(ROOT / "bench"))
+    import production_django  # noqa: F401
+
+    from config.warm import worker_warm
+    from config.wsgi import application
+    from tournaments.services import standings
+
+    worker_warm()
+    standings._waiting_until[event_id] = float("inf")  # the job is waiting (see the docstring)
+    for n in range(count):
+        if kind == "report":
+            token, given = reports[n]
+            key = {"HTTP_IDEMPOTENCY_KEY": f"instructions-{n:06}"}
+            environ = _environ("POST", f"/api/v1/report/{token}/", json.dumps(given).encode(),
+                               "*/*", **key)  # fmt: skip
+            _call(application, environ, 201)
+        else:
+            _call(application, _environ("GET", f"/r/{everyone[n]}/", b"", NAVIGATION), 200)
+
+
+# The parent: the database, the runs, the figures
+
+
+def main() -> None:
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        sys.exit("bench/instructions.py needs valgrind: apt-get install valgrind")
+    sys.path.insert(0, str(ROOT / "bench"))
+    import production_django  # noqa: F401
+    from django.db import connection
+    from django.test.utils import setup_test_environment
+    from load_setup import event_with_game, statistics_settle
+    from load_stack import stop_on_terminate
+
+    from bench.limit_app import tables_create
+
+    stop_on_terminate()
+    setup_test_environment()
+    connection.settings_dict["TEST"]["NAME"] = "test_pegboard_instructions"
+    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
+    work = Path(tempfile.mkdtemp(prefix="pegboard-instructions-"))
+    try:
+        players = max(1024, REQUESTS + 2 - REQUESTS % 2)  # a report and a page each request
+        event, reports, everyone = event_with_game(None, "Instructions", players)
+        with connection.cursor() as cursor:
+            tables_create(cursor, REQUESTS + 1)
+        statistics_settle("analyzed")
+        setup = work / "setup.pickle"
+        setup.write_bytes(pickle.dumps((event.pk, reports, everyone)))
+        settings = connection.settings_dict
+        env = {
+            **os.environ,
+            "DEBUG": "false",
+            "SECRET_KEY": os.environ.get("SECRET_KEY", "bench-only-" + "x" * 50),
+            "ALLOWED_HOSTS": "127.0.0.1",
+            "STATIC_ROOT": str(work / "static"),
+        }
+        subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
+                       cwd=ROOT, env=env, check=True)  # fmt: skip
+        connection.close()
+        figures, postgres = {}, {}
+        for kind in ("report", "open", "limit_report"):
+            totals, cpu = [], []
+            for count in (1, 1 + REQUESTS):
+                copy = f"{settings['NAME']}_run"
+                _copy_database(connection, settings["NAME"], copy)
+                url = _url(settings, copy)
+                run_env = {**env, "PEGBOARD_BENCH_DATABASE_URL": url, "DATABASE_URL": url}
+                time.sleep(1)  # the copy's connection ended too: counted before the run
+                before = postgres_cpu_seconds()
+                done = subprocess.run(
+                    [valgrind, "--tool=callgrind", "--callgrind-out-file=/dev/null",
+                     sys.executable, __file__, "--child", kind, str(count), str(setup)],
+                    cwd=ROOT, env=run_env, capture_output=True, text=True,
+                )  # fmt: skip
+                time.sleep(1)  # the run's connection ended: its backend's time counted
+                after = postgres_cpu_seconds()
+                _drop_database(connection, copy)
+                if done.returncode != 0:
+                    raise RuntimeError(f"{kind} x{count} failed:\n{done.stderr[-3000:]}")
+                totals.append(collected(done.stderr))
+                cpu.append(None if before is None or after is None else after - before)
+            figures[kind] = per_request(*totals, REQUESTS) / 1e6
+            postgres[kind] = None if None in cpu else (cpu[1] - cpu[0]) * 1000 / REQUESTS
+            print(f"{kind}: {figures[kind]:.2f} M instructions a request (runs of 1 and "
+                  f"{1 + REQUESTS}: {totals[0]:,} and {totals[1]:,})", flush=True)  # fmt: skip
+    finally:
+        connection.close()
+        connection.creation.destroy_test_db(old_name, verbosity=0)
+        shutil.rmtree(work, ignore_errors=True)
+    ms = {k: "n/a" if v is None else f"{v:.2f}" for k, v in postgres.items()}
+    print(
+        f"instructions: requests={REQUESTS} report_m={figures['report']:.2f} "
+        f"open_m={figures['open']:.2f} limit_report_m={figures['limit_report']:.2f} "
+        f"report_ratio={figures['limit_report'] / figures['report']:.2f} "
+        f"postgres_report_ms={ms['report']} postgres_limit_ms={ms['limit_report']}"
+    )
+
+
+def _url(settings: dict, name: str) -> str:
+    auth = settings["USER"] + (f":{settings['PASSWORD']}" if settings["PASSWORD"] else "")
+    return f"postgres://{auth}@{settings['HOST'] or '127.0.0.1'}:{settings['PORT'] or 5432}/{name}"
+
+
+def _copy_database(connection, template: str, name: str) -> None:
+    with connection._nodb_cursor() as cursor:
+        cursor.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        cursor.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
+
+
+def _drop_database(connection, name: str) -> None:
+    with connection._nodb_cursor() as cursor:
+        cursor.execute(f'DROP DATABASE IF EXISTS "{name}"')
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["--child"]:
+        child(sys.argv[2], int(sys.argv[3]), sys.argv[4])
+    else:
+        main()
