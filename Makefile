@@ -59,7 +59,7 @@ bench-load: $(VENV)/.installed-dev
 # Instructions a report and a page opening cost, the same on a fast or a slow machine, against
 # the stack's own limit (bench/instructions.py; valgrind's callgrind counts them).
 bench-instructions: $(VENV)/.installed-dev
-	command -v valgrind >/dev/null || apt-get install -y valgrind
+	command -v valgrind >/dev/null || (apt-get update && apt-get install -y valgrind)  # as root
 	$(BIN)/python bench/instructions.py
 
 # The storm when the venue's network returns: 1,024 held reports, each sent twice with one

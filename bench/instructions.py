@@ -27,8 +27,9 @@ valgrind slows the client about 50 times, so the backend works with cold caches 
 session's machine: 1.40 ms a report here, 0.66 ms with a client at full speed). Read the two
 stacks' figures against each other, not against a real run. Nor counted: the standings job a
 verifying report asks for (the Celery worker's; each report here finds it waiting, as all but
-one in a couple of seconds of a burst do). What runs once a second per process (the last-heard
-write) runs more often here.
+one in a couple of seconds of a burst do). The last-heard times, which a thread writes once a
+second, are written once after each run (a second is a few requests under valgrind, not a few
+hundred). The caches the workers share are a Redis server of the bench's own, as in production.
 
 Last line: ``instructions: requests=<N> report_m=<M> open_m=<M> limit_report_m=<M>
 report_ratio=<limit/report> postgres_report_ms=<ms> postgres_limit_ms=<ms>`` (M: millions of
@@ -44,15 +45,18 @@ import os
 import pickle
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 REQUESTS = int(os.environ.get("BENCH_REQUESTS", 200))
 NAVIGATION = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
-COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
+COLLECTED = re.compile(r"^==\d+== Collected : (\d+)$", re.MULTILINE)
 BACKEND = re.compile(r"^backend_ns=(\d+|none)$", re.MULTILINE)
 
 
@@ -80,6 +84,8 @@ def backend_cpu_ns() -> int | None:
         cursor.execute("SELECT pg_backend_pid()")
         (pid,) = cursor.fetchone()
     try:
+        if Path(f"/proc/{pid}/comm").read_text().strip() != "postgres":
+            return None  # another machine's (or a container's) process number
         return int(Path(f"/proc/{pid}/schedstat").read_text().split()[0])
     except OSError:
         return None
@@ -100,8 +106,14 @@ def _environ(method: str, path: str, body: bytes, accept: str, **headers) -> dic
 
 
 def _call(application, environ: dict, expected: int) -> None:
+    """One request as gunicorn makes it: the answer read, then closed (Django's
+    ``request_finished``: the connection's age checked, the caches closed)."""
     statuses: list[str] = []
-    body = b"".join(application(environ, lambda status, headers, exc=None: statuses.append(status)))
+    answer = application(environ, lambda status, headers, exc=None: statuses.append(status))
+    try:
+        body = b"".join(answer)
+    finally:
+        answer.close()
     if not statuses[0].startswith(str(expected)):
         raise RuntimeError(f"{environ['PATH_INFO']} answered {statuses[0]}: {body[:300]!r}")
 
@@ -130,11 +142,13 @@ def child(kind: str, count: int, setup: str) -> None:
 
     from config.warm import worker_warm
     from config.wsgi import application
+    from tournaments import heard
     from tournaments.services import standings
 
     _connection_kept()
     worker_warm()
     standings._waiting_until[event_id] = float("inf")  # the job is waiting (see the docstring)
+    heard.FLUSH_SECONDS = 24 * 3600  # written once, after the run (see the docstring)
     start = backend_cpu_ns()
     for n in range(count):
         if kind == "report":
@@ -145,6 +159,7 @@ def child(kind: str, count: int, setup: str) -> None:
             _call(application, environ, 201)
         else:
             _call(application, _environ("GET", f"/r/{everyone[n]}/", b"", NAVIGATION), 200)
+    heard.heard_flush()
     _say_backend(start)
 
 
@@ -174,7 +189,7 @@ def main() -> None:
     from django.db import connection
     from django.test.utils import setup_test_environment
     from load_setup import event_with_game, statistics_settle
-    from load_stack import stop_on_terminate
+    from load_stack import free_port, stop_on_terminate
 
     from bench.limit_app import tables_create
 
@@ -182,22 +197,33 @@ def main() -> None:
     setup_test_environment()
     connection.settings_dict["TEST"]["NAME"] = "test_pegboard_instructions"
     old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
-    work = Path(tempfile.mkdtemp(prefix="pegboard-instructions-"))
+    work, redis = Path(tempfile.mkdtemp(prefix="pegboard-instructions-")), None
     try:
         players = max(1024, REQUESTS + 2 - REQUESTS % 2)  # a report and a page each request
-        event, reports, everyone = event_with_game(None, "Instructions", players)
+        # Both cards of as many tables as the run needs, shuffled among themselves: half the
+        # reports verify their table, as in a burst (all 512 tables' cards gave one in ten).
+        tables = REQUESTS // 2 + 1
+        event, reports, everyone = event_with_game(None, "Instructions", players, tables=tables)
         with connection.cursor() as cursor:
             tables_create(cursor, REQUESTS + 1)
         statistics_settle("analyzed")
         setup = work / "setup.pickle"
         setup.write_bytes(pickle.dumps((event.pk, reports, everyone)))
         settings = connection.settings_dict
+        redis_port = free_port()
+        redis = subprocess.Popen(["redis-server", "--port", str(redis_port), "--bind", "127.0.0.1",
+                                  "--save", "", "--appendonly", "no"],
+                                 stdout=subprocess.DEVNULL)  # fmt: skip
+        _wait_for(redis_port)
         env = {
             **os.environ,
             "DEBUG": "false",
             "SECRET_KEY": os.environ.get("SECRET_KEY", "bench-only-" + "x" * 50),
             "ALLOWED_HOSTS": "127.0.0.1",
             "STATIC_ROOT": str(work / "static"),
+            # The caches every worker shares in production (limits, last heard, renderings).
+            "THROTTLE_CACHE_URL": f"redis://127.0.0.1:{redis_port}/1",
+            "PYTHONHASHSEED": "0",  # both runs start the same way
         }
         subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
                        cwd=ROOT, env=env, check=True)  # fmt: skip
@@ -208,14 +234,16 @@ def main() -> None:
             for count in (1, 1 + REQUESTS):
                 copy = f"{settings['NAME']}_run"
                 _copy_database(connection, settings["NAME"], copy)
-                url = _url(settings, copy)
+                url = _url(copy)
                 run_env = {**env, "PEGBOARD_BENCH_DATABASE_URL": url, "DATABASE_URL": url}
-                done = subprocess.run(
-                    [valgrind, "--tool=callgrind", "--callgrind-out-file=/dev/null",
-                     sys.executable, __file__, "--child", kind, str(count), str(setup)],
-                    cwd=ROOT, env=run_env, capture_output=True, text=True,
-                )  # fmt: skip
-                _drop_database(connection, copy)
+                try:
+                    done = subprocess.run(
+                        [valgrind, "--tool=callgrind", "--callgrind-out-file=/dev/null",
+                         sys.executable, __file__, "--child", kind, str(count), str(setup)],
+                        cwd=ROOT, env=run_env, capture_output=True, text=True,
+                    )  # fmt: skip
+                finally:
+                    _drop_database(connection, copy)
                 if done.returncode != 0:
                     raise RuntimeError(f"{kind} x{count} failed:\n{done.stderr[-3000:]}")
                 totals.append(collected(done.stderr))
@@ -226,6 +254,8 @@ def main() -> None:
             print(f"{kind}: {figures[kind]:.2f} M instructions a request (runs of 1 and "
                   f"{1 + REQUESTS}: {totals[0]:,} and {totals[1]:,})", flush=True)  # fmt: skip
     finally:
+        if redis is not None:
+            redis.terminate()
         connection.close()
         connection.creation.destroy_test_db(old_name, verbosity=0)
         shutil.rmtree(work, ignore_errors=True)
@@ -238,9 +268,22 @@ def main() -> None:
     )
 
 
-def _url(settings: dict, name: str) -> str:
-    auth = settings["USER"] + (f":{settings['PASSWORD']}" if settings["PASSWORD"] else "")
-    return f"postgres://{auth}@{settings['HOST'] or '127.0.0.1'}:{settings['PORT'] or 5432}/{name}"
+def _url(name: str) -> str:
+    """The bench's database address (``production_django``) with database ``name``: its user,
+    password, host and options kept as they were written."""
+    return urlunsplit(urlsplit(os.environ["DATABASE_URL"])._replace(path=f"/{name}"))
+
+
+def _wait_for(port: int) -> None:
+    """Until the bench's Redis takes connections (the caches fail open: a run that started
+    before it would count no cache round trips, silently)."""
+    for _ in range(100):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.1).close()
+            return
+        except OSError:
+            time.sleep(0.05)
+    raise RuntimeError(f"the bench's Redis did not start on port {port}")
 
 
 def _copy_database(connection, template: str, name: str) -> None:

@@ -260,6 +260,9 @@ def knee_search(
 def capped(knee: int, limit: int, most: int) -> list[str]:
     """What the last line's ratio is worth when a stack held every step up to ``most``
     (``BENCH_MAX_RATE``): its knee is only "at least" that."""
+    if knee >= most and limit >= most:
+        return [f"  (both stacks held every step up to BENCH_MAX_RATE={most}/s: knee_ratio is "
+                "unknown; run again with a higher BENCH_MAX_RATE)"]  # fmt: skip
     ratio = knee / limit if limit else 0.0
     return [
         f"  ({who} held at BENCH_MAX_RATE={most}/s: its knee is at least that, so knee_ratio is "
