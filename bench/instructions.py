@@ -189,7 +189,7 @@ def main() -> None:
     from django.db import connection
     from django.test.utils import setup_test_environment
     from load_setup import event_with_game, statistics_settle
-    from load_stack import free_port, stop_on_terminate
+    from load_stack import free_port, redis_command, stop_on_terminate
 
     from bench.limit_app import tables_create
 
@@ -211,9 +211,7 @@ def main() -> None:
         setup.write_bytes(pickle.dumps((event.pk, reports, everyone)))
         settings = connection.settings_dict
         redis_port = free_port()
-        redis = subprocess.Popen(["redis-server", "--port", str(redis_port), "--bind", "127.0.0.1",
-                                  "--save", "", "--appendonly", "no"],
-                                 stdout=subprocess.DEVNULL)  # fmt: skip
+        redis = subprocess.Popen(redis_command(redis_port), stdout=subprocess.DEVNULL)
         _wait_for(redis_port)
         env = {
             **os.environ,

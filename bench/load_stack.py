@@ -44,6 +44,12 @@ def stop_on_terminate() -> None:
 # The stack: Redis, gunicorn, a Celery worker
 
 
+def redis_command(port: int) -> list[str]:
+    """A Redis server of a bench's own on ``port``: loopback only, nothing kept on disk."""
+    return ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+            "--appendonly", "no"]  # fmt: skip
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -74,8 +80,7 @@ class Stack:
 
     def start(self) -> None:
         self.mail.start()
-        self._run("redis", ["redis-server", "--port", str(self.redis_port), "--bind",
-                            "127.0.0.1", "--save", "", "--appendonly", "no"])  # fmt: skip
+        self._run("redis", redis_command(self.redis_port))
         subprocess.run(
             [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
             cwd=ROOT, env=self.env, check=True,
