@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.models import Model, QuerySet
 from django.db.models.query import get_related_populators
 
@@ -159,24 +159,24 @@ def prepared_rows(sql: str, params: tuple) -> list[tuple]:
     """Run ``sql`` and return its rows, as every compiled query runs: a prepared statement on
     PostgreSQL, planned once per connection; Django's cursor elsewhere. Also for a write of a
     fixed shape run at every report (``services.report``), with its ``RETURNING`` rows."""
-    if connection.vendor != "postgresql":
-        with connection.cursor() as cursor:
+    # The thread's connection itself, not ``django.db.connection``, a proxy that looks it up
+    # again at every attribute (a dozen lookups a statement, at every report and poll).
+    db = connections[DEFAULT_DB_ALIAS]
+    if db.vendor != "postgresql":
+        with db.cursor() as cursor:
             cursor.execute(sql, params)
             return cursor.fetchall()
     import psycopg
 
-    connection.validate_no_broken_transaction()  # as Django's cursors refuse, after an error
-    connection.close_if_health_check_failed()  # as Django's cursors do (CONN_HEALTH_CHECKS)
-    connection.ensure_connection()
+    db.validate_no_broken_transaction()  # as Django's cursors refuse, after an error
+    db.close_if_health_check_failed()  # as Django's cursors do (CONN_HEALTH_CHECKS)
+    db.ensure_connection()
     start = time.perf_counter()
-    with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
+    with db.wrap_database_errors, psycopg.Cursor(db.connection) as cursor:
         cursor.execute(sql, params, prepare=True)
         rows = cursor.fetchall()
-    if connection.queries_logged:  # as Django's own cursors log
-        connection.queries_log.append(
-            {
-                "sql": connection.ops.compose_sql(sql, params),
-                "time": f"{time.perf_counter() - start:.3f}",
-            }
+    if db.queries_logged:  # as Django's own cursors log
+        db.queries_log.append(
+            {"sql": db.ops.compose_sql(sql, params), "time": f"{time.perf_counter() - start:.3f}"}
         )
     return rows

@@ -36,6 +36,17 @@ def events_published() -> QuerySet[Event]:
     return Event.objects.filter(published=True)
 
 
+# The event's fields the engine's settings come from (a report reads these alone).
+SCORING_FIELDS = (
+    "target_score",
+    "skunk_margin",
+    "double_skunk_margin",
+    "win_points",
+    "skunk_points",
+    "double_skunk_points",
+)
+
+
 def event_scoring_settings(*, event: Event) -> ScoringSettings:
     return ScoringSettings(
         target=event.target_score,

@@ -39,7 +39,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from django.db import IntegrityError, connection
+from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections, models
 from django.db.models import Field, FilteredRelation, OuterRef, Q, Subquery
 from django.db.models.expressions import RawSQL
 from django.db.models.sql import InsertQuery
@@ -51,6 +51,7 @@ from tournaments.errors import ServiceError
 from tournaments.models import ENTRANT_NAME, CardLine, Entry, KeptAnswer, Player, Seat, Table
 from tournaments.selectors.access import entry_link_used
 from tournaments.selectors.compiled import Compiled, prepared_rows
+from tournaments.selectors.events import SCORING_FIELDS
 from tournaments.selectors.report import report_saved
 from tournaments.selectors.results import IN_PLAY
 from tournaments.services.conflicts import retry_on_conflict
@@ -66,6 +67,28 @@ from tournaments.services.standings import standings_follow
 REPORTED, VERIFIED = CardLine.Kind.REPORTED, CardLine.Kind.VERIFIED
 
 
+# What a report reads of the link's entry, game and event (the rules' settings, a doubles
+# event's style, a withdrawal): the event's other ~40 columns (its money, sanctioning and
+# playoff settings) are neither sent by the database nor made into Python values at every
+# report. Another field read on this path would cost a query of its own; the statement
+# counts in tests/tournaments/results/test_submission_queries.py would show it.
+_LOCKED_FIELDS = (
+    "position",
+    "table",
+    "entry__event",
+    "entry__player",
+    "entry__team",
+    "entry__status",
+    "entry__withdrawn_after_game",
+    "entry__previous_report_token",
+    "entry__token_used_at",
+    "game__number",
+    "game__status",
+    "game__event__style",
+    *(f"game__event__{name}" for name in SCORING_FIELDS),
+)
+
+
 def _locked_seat(token: str, key: str):
     latest = (
         Seat.objects.filter(entry_id=OuterRef("entry_id"), game__status__in=IN_PLAY)
@@ -76,6 +99,7 @@ def _locked_seat(token: str, key: str):
         Seat.objects.filter(entry__report_token=token, table__isnull=False, pk=Subquery(latest))
         .annotate(kept=Subquery(_kept(key).values("pk")[:1]))
         .select_related("entry", "game__event", "table")
+        .only(*_LOCKED_FIELDS)
         .select_for_update(of=("table",))
         .order_by()
     )
@@ -315,19 +339,36 @@ def _insert_sql(rows: list, returning: bool = False) -> tuple[str, list]:
     the parameters are each field's value prepared as ``save`` prepares it (defaults,
     ``auto_now_add``, JSON): building the whole statement through Django's compiler at every
     report cost more than PostgreSQL took to run it."""
-    sql, fields = _insert_shape(type(rows[0]), len(rows), returning)
+    db = connections[DEFAULT_DB_ALIAS]
+    sql, fields = _insert_shape(type(rows[0]), len(rows), returning, db.vendor)
     return sql, [
-        f.get_db_prep_save(f.pre_save(row, True), connection) for row in rows for f in fields
+        getattr(row, f.attname) if plain else f.get_db_prep_save(f.pre_save(row, True), db)
+        for row in rows
+        for f, plain in fields
     ]
 
 
+# Fields whose value goes to PostgreSQL as the row holds it: their ``get_db_prep_save`` gives
+# back the same value (a report's ints, texts and flags), so a report skips a dozen calls.
+_AS_HELD = (models.IntegerField, models.CharField, models.TextField, models.BooleanField)
+
+
+def _as_held(field, vendor: str) -> bool:
+    if vendor != "postgresql" or getattr(field, "auto_now", False):
+        return False
+    if field.is_relation:
+        return _as_held(field.target_field, vendor)
+    return isinstance(field, _AS_HELD) and not getattr(field, "auto_now_add", False)
+
+
 @functools.cache
-def _insert_shape(model, count: int, returning: bool) -> tuple[str, tuple]:
-    """Django's SQL to insert ``count`` new rows of ``model`` and its fields in the SQL's order:
-    one value a field and row (``VALUES (...), (...)``). Not the ``UNNEST`` of one array a column
-    that Django's PostgreSQL compiler makes for several rows to spare the planner: this
-    statement is prepared, planned once per connection, and dumping a dozen arrays at every
-    verifying report cost more than the planning it spared."""
+def _insert_shape(model, count: int, returning: bool, vendor: str) -> tuple[str, tuple]:
+    """Django's SQL to insert ``count`` new rows of ``model`` and its fields in the SQL's order,
+    each with whether its value is sent as held (``_as_held``): one value a field and row
+    (``VALUES (...), (...)``). Not the ``UNNEST`` of one array a column that Django's PostgreSQL
+    compiler makes for several rows to spare the planner: this statement is prepared, planned
+    once per connection, and dumping a dozen arrays at every verifying report cost more than
+    the planning it spared."""
     meta = model._meta
     fields = tuple(f for f in meta.local_concrete_fields if not f.primary_key)
     query = InsertQuery(model)
@@ -338,7 +379,7 @@ def _insert_shape(model, count: int, returning: bool) -> tuple[str, tuple]:
     ((sql, params),) = compiler.as_sql()
     if len(params) != len(fields) * count:
         raise ValueError(f"an INSERT of {model.__name__} that is not one value a field and row")
-    return sql, fields
+    return sql, tuple((f, _as_held(f, vendor)) for f in fields)
 
 
 def _as_card_line(line: EngineLine | None) -> CardLine | None:
