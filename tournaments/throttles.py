@@ -48,6 +48,7 @@ pause): a report is never refused or broken because the counter is down.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import ipaddress
 import logging
@@ -81,7 +82,11 @@ PAUSE_SECONDS = 5.0
 
 def client_address(request) -> str:
     """The client's address as the limits count it (see the module's terms)."""
-    address = BaseThrottle().get_ident(request) or ""
+    return _counted_as(BaseThrottle().get_ident(request) or "")
+
+
+@functools.lru_cache(maxsize=4096)  # a venue's phones share a few addresses: parsed once each
+def _counted_as(address: str) -> str:
     try:
         ip = ipaddress.ip_address(address.strip("[]"))
     except ValueError:
@@ -253,13 +258,15 @@ class PrivateLinkGuard:
         secret = private_link(request.path_info)
         if secret is None:
             return self.get_response(request)
-        misses = LinkMisses(request)
-        wait = misses.blocked_for()
-        if wait:
-            return too_many_requests(request, wait)
+        # An address found clear within CLEAR_MEMO_SECONDS is not asked about again (the memo
+        # of ``blocked_for``), nor is its limit set up, unless the link is a miss.
+        if time.monotonic() >= _clear_until.get(client_address(request), 0.0):
+            wait = LinkMisses(request).blocked_for()
+            if wait:
+                return too_many_requests(request, wait)
         response = self.get_response(request)
         if response.status_code == 404:
-            misses.miss(secret)
+            LinkMisses(request).miss(secret)
         return response
 
 
