@@ -33,7 +33,8 @@ hundred). The caches the workers share are a Redis server of the bench's own, as
 
 Last line: ``instructions: requests=<N> report_m=<M> open_m=<M> limit_report_m=<M>
 report_ratio=<limit/report> postgres_report_ms=<ms> postgres_limit_ms=<ms>`` (M: millions of
-instructions a request). Environment: ``BENCH_REQUESTS`` (200), ``PEGBOARD_BENCH_DATABASE_URL``.
+instructions a request). Environment: ``BENCH_REQUESTS`` (200), ``PEGBOARD_BENCH_DATABASE_URL``,
+``BENCH_KINDS`` (all three; e.g. ``report``: that kind's line alone, a try-out in minutes).
 Needs valgrind (``apt-get install valgrind``; ``make bench-instructions`` installs it).
 """
 
@@ -55,6 +56,11 @@ from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 REQUESTS = int(os.environ.get("BENCH_REQUESTS", 200))
+ALL_KINDS = ("report", "open", "limit_report")
+# BENCH_KINDS=report: only those kinds, to try a change in a few minutes (no last line).
+KINDS = tuple(
+    k for k in ALL_KINDS if k in os.environ.get("BENCH_KINDS", ",".join(ALL_KINDS)).split(",")
+)
 NAVIGATION = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
 COLLECTED = re.compile(r"^==\d+== Collected : (\d+)$", re.MULTILINE)
 BACKEND = re.compile(r"^backend_ns=(\d+|none)$", re.MULTILINE)
@@ -227,7 +233,7 @@ def main() -> None:
                        cwd=ROOT, env=env, check=True)  # fmt: skip
         connection.close()
         figures, postgres = {}, {}
-        for kind in ("report", "open", "limit_report"):
+        for kind in KINDS:
             totals, cpu = [], []
             for count in (1, 1 + REQUESTS):
                 copy = f"{settings['NAME']}_run"
@@ -258,6 +264,8 @@ def main() -> None:
         connection.creation.destroy_test_db(old_name, verbosity=0)
         shutil.rmtree(work, ignore_errors=True)
     ms = {k: "n/a" if v is None else f"{v:.2f}" for k, v in postgres.items()}
+    if KINDS != ALL_KINDS:  # a try-out of some kinds: their figures above, no last line
+        return
     print(
         f"instructions: requests={REQUESTS} report_m={figures['report']:.2f} "
         f"open_m={figures['open']:.2f} limit_report_m={figures['limit_report']:.2f} "
