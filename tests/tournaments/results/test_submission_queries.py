@@ -67,6 +67,11 @@ def test_a_report_takes_a_fixed_number_of_statements(client, event_in_play, play
     table, a, b = _seats(event)
     first = _statements(client, a, {"result": "won", "margin": 20})
     assert len(first) == _first_card(), first
+    # The locked read selects what a report reads: not the event's money or playoff settings.
+    read = first[0]
+    assert '"tournaments_event"."target_score"' in read, read
+    unread = ("event", "entry_fee_cents"), ("event", "payout_percents"), ("entry", "email")
+    assert not [c for t, c in unread if f'"tournaments_{t}"."{c}"' in read], read
     if connection.vendor == "postgresql":  # SQLite has no row locks: Django leaves it out
         assert first[0].endswith('FOR UPDATE OF "tournaments_table"'), first[0]
     insert = first[-1]
