@@ -36,26 +36,20 @@ def events_published() -> QuerySet[Event]:
     return Event.objects.filter(published=True)
 
 
-# The event's fields the engine's settings come from (a report reads these alone).
-SCORING_FIELDS = (
-    "target_score",
-    "skunk_margin",
-    "double_skunk_margin",
-    "win_points",
-    "skunk_points",
-    "double_skunk_points",
-)
+# The engine's settings and the event's fields they come from (a report reads these alone).
+_SCORING = {
+    "target": "target_score",
+    "skunk_margin": "skunk_margin",
+    "double_skunk_margin": "double_skunk_margin",
+    "win_points": "win_points",
+    "skunk_points": "skunk_points",
+    "double_skunk_points": "double_skunk_points",
+}
+SCORING_FIELDS = tuple(_SCORING.values())
 
 
 def event_scoring_settings(*, event: Event) -> ScoringSettings:
-    return ScoringSettings(
-        target=event.target_score,
-        skunk_margin=event.skunk_margin,
-        double_skunk_margin=event.double_skunk_margin,
-        win_points=event.win_points,
-        skunk_points=event.skunk_points,
-        double_skunk_points=event.double_skunk_points,
-    )
+    return ScoringSettings(**{name: getattr(event, field) for name, field in _SCORING.items()})
 
 
 def event_judges_needed(*, event: Event) -> int:
