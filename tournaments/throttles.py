@@ -209,9 +209,9 @@ class LinkMisses(_RateFromSettings):
 
     scope = "link_misses"
 
-    def __init__(self, request) -> None:
+    def __init__(self, request, address: str | None = None) -> None:
         super().__init__()
-        self.address = self.get_ident(request)
+        self.address = address or self.get_ident(request)
         self.prefix = f"links:{self.address}"
 
     def blocked_for(self) -> int:
@@ -260,13 +260,14 @@ class PrivateLinkGuard:
             return self.get_response(request)
         # An address found clear within CLEAR_MEMO_SECONDS is not asked about again (the memo
         # of ``blocked_for``), nor is its limit set up, unless the link is a miss.
-        if time.monotonic() >= _clear_until.get(client_address(request), 0.0):
-            wait = LinkMisses(request).blocked_for()
+        address = client_address(request)
+        if time.monotonic() >= _clear_until.get(address, 0.0):
+            wait = LinkMisses(request, address).blocked_for()
             if wait:
                 return too_many_requests(request, wait)
         response = self.get_response(request)
         if response.status_code == 404:
-            LinkMisses(request).miss(secret)
+            LinkMisses(request, address).miss(secret)
         return response
 
 
