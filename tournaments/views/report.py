@@ -6,6 +6,7 @@ the game points and says what the line means before anything is saved.
 
 from __future__ import annotations
 
+import threading
 import uuid
 
 from django import forms
@@ -53,6 +54,19 @@ class ReportForm(forms.Form):
     idempotency_key = forms.CharField(required=False, max_length=200, widget=forms.HiddenInput)
 
 
+_unbound = threading.local()
+
+
+def unbound_report_form() -> ReportForm:
+    """The empty report form of every page opening, made once per thread: an unbound form is
+    never changed by showing it (its fields are deep-copied at each ``ReportForm()``, 4% of an
+    opening), and a form that was sent is always a new, bound one (``_report``)."""
+    form = getattr(_unbound, "form", None)
+    if form is None:
+        form = _unbound.form = ReportForm()
+    return form
+
+
 def report_once(form, entry, route: str, write) -> None:
     """``write()``, once per the form's ``idempotency_key`` (every time without one). A key
     sent before with other figures is refused in the page's words."""
@@ -89,10 +103,10 @@ def player_page(request, token: str):
 def _player_page(request, token: str):
     if request.method == "GET" and request.GET.get("part") == "live":
         return _live(request, token)
-    version = None
+    version = seconds = None
     if request.method in ("GET", "HEAD"):
         # The page carries its live part's version: the phone's first poll is then a 304.
-        entry, (version, _) = _entry_and_version(token)
+        entry, (version, seconds) = _entry_and_version(token)
     else:
         entry = read_again_on_drop(lambda: entry_get_by_token(token=token))
     if request.method == "POST" and "link" in request.POST:
@@ -105,7 +119,7 @@ def _player_page(request, token: str):
         extra, status = _report(request, entry, ReportForm(request.POST))
         if status == 302:
             return redirect("player-page", token=token)
-    return read_again_on_drop(lambda: _page(request, entry, extra, status, version))
+    return read_again_on_drop(lambda: _page(request, entry, extra, status, version, seconds))
 
 
 def _entry_and_version(token: str):
@@ -134,8 +148,8 @@ def _live(request, token: str):
     return response
 
 
-def _page(request, entry, extra: dict, status: int, version: str | None = None):
-    context = player_page_context(request, entry, live_version=version, **extra)
+def _page(request, entry, extra: dict, status: int, version=None, seconds=None):
+    context = player_page_context(request, entry, live_version=version, poll_every=seconds, **extra)
     response = render(request, "tournaments/player/report.html", context, status=status)
     response["Cache-Control"] = "private, no-cache"
     # A reminder or a cut notice is marked seen when shown; it stays on the page a while.
@@ -187,21 +201,24 @@ def live_part_context(entry, **extra) -> dict:
         "state": state,
         "current": state.current,
         "match": state.match,
-        "form": ReportForm(),
+        "form": unbound_report_form(),
         "fresh_key": str(uuid.uuid4()),  # a phone with scripts makes its own (report-key.js)
         **extra,
     }
 
 
-def player_page_context(request, entry, **extra) -> dict:
+def player_page_context(request, entry, poll_every: float | None = None, **extra) -> dict:
     """The whole page's context: the live part's, and what the rest of the page needs. The
-    live part is polled only on a plain GET: a preview waiting to be confirmed stays put."""
+    live part is polled only on a plain GET: a preview waiting to be confirmed stays put.
+    ``poll_every``: the poll seconds when the opening has read them with the entry."""
     context = live_part_context(entry, **extra)
+    if poll_every is None:
+        poll_every = poll_seconds(event_id=entry.event_id)
     return {
         "offline": offline_settings(entry=entry, form=context["form"]),  # the phone's queue
         "link_offer": account_link_offer(entry=entry, user=request.user),
         "live": request.method == "GET",
-        "poll_seconds": poll_seconds(event_id=entry.event_id),  # the first poll (live.js)
+        "poll_seconds": poll_every,  # the first poll (live.js)
         **context,
     }
 

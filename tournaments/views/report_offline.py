@@ -16,6 +16,7 @@ Terms:
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from dataclasses import asdict
@@ -24,10 +25,11 @@ from django.conf import settings
 from django.http import HttpResponse
 from django.template.loader import render_to_string
 from django.templatetags.static import static
-from django.urls import reverse
+from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET
 
+from tournaments.converters import link_path
 from tournaments.selectors.events import event_scoring_settings
 
 # What the player's page loads (templates/base.html and player/report.html), kept on the phone.
@@ -47,15 +49,20 @@ PAGE_FILES = (
 WORKER_SCRIPTS = ("vendor/idb/umd.js", "js/report-queue.js")
 
 
+@functools.cache
+def _worker_url(urlconf, prefix) -> str:
+    return reverse("player-worker", urlconf=urlconf)
+
+
 def offline_settings(*, entry, form) -> dict:
     """What the phone needs to preview and queue a report for ``entry`` without the server."""
     settings = asdict(event_scoring_settings(event=entry.event))
     return {
         "settings": settings,
         "token": entry.report_token,
-        "report_url": reverse("api-report", kwargs={"token": entry.report_token}),
-        "match_url": reverse("api-match-report", kwargs={"token": entry.report_token}),
-        "worker_url": reverse("player-worker"),
+        "report_url": link_path("api-report", entry.report_token),
+        "match_url": link_path("api-match-report", entry.report_token),
+        "worker_url": _worker_url(get_urlconf(), get_script_prefix()),
         "scope": "/r/",
         "messages": {
             "result": form.fields["result"].error_messages["required"],

@@ -108,3 +108,24 @@ def test_a_real_link_still_opens(event_in_play, client):
     entry = event_in_play(10).entries.first()
     assert client.get(f"/r/{entry.report_token}/").status_code == 200
     assert APIClient().get(f"/api/v1/report/{entry.report_token}/").status_code == 200
+
+
+@pytest.mark.parametrize("name", ["player-page", "api-report", "api-match-report"])
+@pytest.mark.parametrize("token", ["abc", "A-b_9" * 12, "0link0", "x" * 64])
+def test_a_links_path_is_the_one_reverse_gives(name, token):
+    """``link_path`` builds a link's path from the route's halves kept once: the same path as
+    ``reverse()``, whatever the token (even one holding the marker the halves are found by)."""
+    from django.urls import reverse
+
+    from tournaments.converters import link_path
+
+    assert link_path(name, token) == reverse(name, kwargs={"token": token})
+
+
+def test_a_token_that_is_not_a_link_has_no_path():
+    from django.urls import NoReverseMatch
+
+    from tournaments.converters import link_path
+
+    with pytest.raises(NoReverseMatch):
+        link_path("api-report", "a b")

@@ -53,7 +53,12 @@ def test_impossible_margins_are_refused_in_words_a_player_understands(client, ev
     assert "spread" in response.content.decode().lower()
     response = _report(client, a, "won", "", confirm=False)
     assert "Enter the margin" in response.content.decode()
+    assert 'class="error"' in response.content.decode()
     assert not CardLine.objects.exists()
+    # The next opening (the empty form, kept once per thread) shows none of those errors.
+    page = client.get(f"/r/{a.entry.report_token}/").content.decode()
+    assert 'class="error"' not in page
+    assert 'name="margin"' in page
 
 
 def test_a_revoked_link_stops_working(client, event_in_play):
