@@ -12,7 +12,9 @@ import uuid
 from django import forms
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.safestring import SafeString
 
 from tournaments.errors import Conflict, ServiceError
 from tournaments.live_poll import POLL_HEADER, VERSION_KEY
@@ -33,7 +35,7 @@ from tournaments.services.results import card_line_preview, card_line_report
 from tournaments.views.account_links import link_ask
 from tournaments.views.check_in import check_in_by_link
 from tournaments.views.live import live_part
-from tournaments.views.report_offline import offline_settings
+from tournaments.views.report_offline import offline_settings, page_scripts
 
 
 class ReportForm(forms.Form):
@@ -55,6 +57,21 @@ class ReportForm(forms.Form):
 
 
 _unbound = threading.local()
+
+
+_fields: dict[str, SafeString] = {}
+
+
+def unbound_report_fields() -> SafeString:
+    """The empty form's fields and keypad (``_report_form_fields.html``), the same for every
+    phone: rendered once per process, when a page first shows the form (the template calls
+    it). A ``{% cache %}`` tag kept it before, at 58 us a page for its key and lookup."""
+    made = _fields.get("html")
+    if made is None:
+        made = _fields["html"] = render_to_string(
+            "tournaments/player/_report_form_fields.html", {"form": unbound_report_form()}
+        )
+    return made
 
 
 def unbound_report_form() -> ReportForm:
@@ -202,6 +219,7 @@ def live_part_context(entry, **extra) -> dict:
         "current": state.current,
         "match": state.match,
         "form": unbound_report_form(),
+        "report_fields": unbound_report_fields,  # called by the template when it shows them
         "fresh_key": str(uuid.uuid4()),  # a phone with scripts makes its own (report-key.js)
         **extra,
     }
@@ -219,6 +237,7 @@ def player_page_context(request, entry, poll_every: float | None = None, **extra
         "link_offer": account_link_offer(entry=entry, user=request.user),
         "live": request.method == "GET",
         "poll_seconds": poll_every,  # the first poll (live.js)
+        "page_scripts": page_scripts(),
         **context,
     }
 
