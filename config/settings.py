@@ -70,7 +70,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "csp.middleware.CSPMiddleware",
+    "config.csp_kept.CSPMiddleware",  # django-csp's, its policy built once (config/csp_kept.py)
     # After the headers above, so its 429 page has them; before the views it guards.
     "tournaments.throttles.PrivateLinkGuard",
     # A player's phone reached the server (tournaments.heard): the board's "last heard".
