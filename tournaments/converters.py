@@ -39,9 +39,14 @@ _MARK = "0link0"  # stands for the token while the route's halves are worked out
 _halves: dict[tuple, tuple[str, str]] = {}
 
 
+def is_link(token: str) -> bool:
+    """Whether ``token`` is made only of a link's characters, at a link's length."""
+    return _LINK.fullmatch(token) is not None
+
+
 def link_path(name: str, token: str) -> str:
     """The path of route ``name`` for private link ``token`` (the route's only argument)."""
-    if not _LINK.fullmatch(token):  # not a link: the route does not match it (NoReverseMatch)
+    if not is_link(token):  # not a link: the route does not match it (NoReverseMatch)
         return reverse(name, kwargs={"token": token})
     here = (get_urlconf(), get_script_prefix(), name)
     halves = _halves.get(here)

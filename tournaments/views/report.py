@@ -35,7 +35,7 @@ from tournaments.services.results import card_line_preview, card_line_report
 from tournaments.views.account_links import link_ask
 from tournaments.views.check_in import check_in_by_link
 from tournaments.views.live import live_part
-from tournaments.views.report_offline import offline_settings, page_scripts
+from tournaments.views.report_offline import offline_script, page_scripts
 
 
 class ReportForm(forms.Form):
@@ -233,7 +233,7 @@ def player_page_context(request, entry, poll_every: float | None = None, **extra
     if poll_every is None:
         poll_every = poll_seconds(event_id=entry.event_id)
     return {
-        "offline": offline_settings(entry=entry, form=context["form"]),  # the phone's queue
+        "offline": offline_script(entry=entry, form=context["form"]),  # the phone's queue
         "link_offer": account_link_offer(entry=entry, user=request.user),
         "live": request.method == "GET",
         "poll_seconds": poll_every,  # the first poll (live.js)

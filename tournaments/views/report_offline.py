@@ -27,11 +27,11 @@ from django.http import HttpResponse
 from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import get_script_prefix, get_urlconf, reverse
-from django.utils.html import format_html_join
+from django.utils.html import format_html_join, json_script
 from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_GET
 
-from tournaments.converters import link_path
+from tournaments.converters import is_link, link_path
 from tournaments.selectors.events import event_scoring_settings
 
 # The player's page's own scripts, in the order it loads them (``page_scripts``).
@@ -79,14 +79,14 @@ def _worker_url(urlconf, prefix) -> str:
     return reverse("player-worker", urlconf=urlconf)
 
 
-def offline_settings(*, entry, form) -> dict:
-    """What the phone needs to preview and queue a report for ``entry`` without the server."""
-    settings = asdict(event_scoring_settings(event=entry.event))
+def offline_settings(scoring, token: str, form) -> dict:
+    """What the phone needs to preview and queue a report for the entry of link ``token``
+    without the server, in an event scored by ``scoring``."""
     return {
-        "settings": settings,
-        "token": entry.report_token,
-        "report_url": link_path("api-report", entry.report_token),
-        "match_url": link_path("api-match-report", entry.report_token),
+        "settings": asdict(scoring),
+        "token": token,
+        "report_url": link_path("api-report", token),
+        "match_url": link_path("api-match-report", token),
         "worker_url": _worker_url(get_urlconf(), get_script_prefix()),
         "scope": "/r/",
         "messages": {
@@ -95,6 +95,29 @@ def offline_settings(*, entry, form) -> dict:
             "whole": form.fields["margin"].error_messages["invalid"],
         },
     }
+
+
+# Stands for the link in a kept script element: nothing else there can hold it (the settings
+# are numbers, the rest fixed words and the addresses the link goes in).
+_LINK_MARK = "0offline0link0"
+_scripts_of: dict[tuple, list[str]] = {}
+
+
+def offline_script(*, entry, form) -> SafeString:
+    """``offline_settings`` as the page's ``<script id="offline-settings">`` (what
+    ``json_script`` makes of it), kept per event settings with the link left out: the dict
+    and its JSON were made again for each of a thousand phones opening their pages, and only
+    the link differs between them. The form's messages are its fields' own (the same for
+    every form)."""
+    scoring, token = event_scoring_settings(event=entry.event), entry.report_token
+    if not is_link(token):  # never made so (secrets.token_urlsafe): never joined in unescaped
+        return json_script(offline_settings(scoring, token, form), "offline-settings")
+    key = (scoring, get_urlconf(), get_script_prefix())
+    halves = _scripts_of.get(key)
+    if halves is None:
+        made = json_script(offline_settings(scoring, _LINK_MARK, form), "offline-settings")
+        halves = _scripts_of[key] = made.split(_LINK_MARK)
+    return mark_safe(token.join(halves))  # a link's characters need no escaping in JSON or HTML
 
 
 @require_GET

@@ -55,3 +55,34 @@ def test_idb_is_the_pinned_npm_copy():
     assert json.loads((installed / "package.json").read_text())["version"] == "8.0.4"
     served = (REPO / "static" / "vendor" / "idb" / "umd.js").read_bytes()
     assert served == (installed / "build" / "umd.js").read_bytes()
+
+
+@pytest.mark.django_db
+def test_the_kept_offline_settings_are_what_json_script_makes_of_them(event_in_play):
+    """Each page's ``offline-settings`` element is kept per event settings with the link left
+    out (``offline_script``): for each link it is exactly ``json_script`` of its settings."""
+    from django.urls import NoReverseMatch
+    from django.utils.html import json_script
+
+    from tournaments.models import Entry, Event
+    from tournaments.selectors.events import event_scoring_settings
+    from tournaments.views.report import unbound_report_form
+    from tournaments.views.report_offline import offline_script, offline_settings
+
+    event = event_in_play(10)
+    form = unbound_report_form()
+    for entry in Entry.objects.filter(event=event).select_related("event")[:3]:
+        expected = json_script(
+            offline_settings(event_scoring_settings(event=entry.event), entry.report_token, form),
+            "offline-settings",
+        )
+        assert offline_script(entry=entry, form=form) == expected
+        assert entry.report_token in expected
+    # Another event's settings are another element; a token that is not a link is never
+    # joined in unescaped: it has no addresses, as before (reverse() finds no route for it).
+    Event.objects.filter(pk=event.pk).update(target_score=61, skunk_margin=15)
+    entry = Entry.objects.filter(event=event).select_related("event").first()
+    assert '"target": 61' in offline_script(entry=entry, form=form)
+    entry.report_token = "a<b"
+    with pytest.raises(NoReverseMatch):
+        offline_script(entry=entry, form=form)
