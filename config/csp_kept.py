@@ -5,8 +5,9 @@ dataclass copies and a walk of every directive, 110 us a response here, on every
 thousand phones open in the first seconds of a round and every spectator's reload. A response
 whose policy is the settings' own (no ``csp_update``/``csp_replace``/``csp_exempt`` decorator
 touched it, no nonce was asked for) gets the two strings built once for those settings, and
-built again when they change (``override_settings``). Any other response, and every response
-with ``DEBUG`` on, goes through django-csp's own ``process_response`` unchanged."""
+built again when the settings are replaced (``override_settings``; nothing here edits the
+policy's dict in place, which would not be seen). Any other response, and every response with
+``DEBUG`` on, goes through django-csp's own ``process_response`` unchanged."""
 
 from __future__ import annotations
 

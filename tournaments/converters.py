@@ -18,6 +18,7 @@
 
 import re
 
+from django.conf import settings
 from django.urls import get_script_prefix, get_urlconf, reverse
 from django.urls.converters import IntConverter, StringConverter
 
@@ -48,7 +49,8 @@ def link_path(name: str, token: str) -> str:
     """The path of route ``name`` for private link ``token`` (the route's only argument)."""
     if not is_link(token):  # not a link: the route does not match it (NoReverseMatch)
         return reverse(name, kwargs={"token": token})
-    here = (get_urlconf(), get_script_prefix(), name)
+    # The request's URL configuration (None outside a request: the settings' own).
+    here = (get_urlconf() or settings.ROOT_URLCONF, get_script_prefix(), name)
     halves = _halves.get(here)
     if halves is None:
         before, mark, after = reverse(name, kwargs={"token": _MARK}).partition(_MARK)

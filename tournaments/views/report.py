@@ -11,9 +11,11 @@ import uuid
 
 from django import forms
 from django.contrib.auth.decorators import login_required
+from django.core.signals import setting_changed
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.autoreload import file_changed
 from django.utils.safestring import SafeString
 
 from tournaments.errors import Conflict, ServiceError
@@ -72,6 +74,17 @@ def unbound_report_fields() -> SafeString:
             "tournaments/player/_report_form_fields.html", {"form": unbound_report_form()}
         )
     return made
+
+
+def _forget_fields(**kwargs) -> None:
+    """A template edited under ``runserver`` (which reloads templates without restarting) or
+    a test's other template settings: the fields are rendered again."""
+    if kwargs.get("setting") in (None, "TEMPLATES", "FORM_RENDERER"):
+        _fields.clear()
+
+
+setting_changed.connect(_forget_fields)
+file_changed.connect(_forget_fields)  # returns None: the reloader decides as before
 
 
 def unbound_report_form() -> ReportForm:

@@ -79,6 +79,12 @@ def _worker_url(urlconf, prefix) -> str:
     return reverse("player-worker", urlconf=urlconf)
 
 
+def _urls() -> tuple:
+    """The URL configuration and prefix the addresses are made for (outside a request, the
+    settings' own configuration)."""
+    return get_urlconf() or settings.ROOT_URLCONF, get_script_prefix()
+
+
 def offline_settings(scoring, token: str, form) -> dict:
     """What the phone needs to preview and queue a report for the entry of link ``token``
     without the server, in an event scored by ``scoring``."""
@@ -87,7 +93,7 @@ def offline_settings(scoring, token: str, form) -> dict:
         "token": token,
         "report_url": link_path("api-report", token),
         "match_url": link_path("api-match-report", token),
-        "worker_url": _worker_url(get_urlconf(), get_script_prefix()),
+        "worker_url": _worker_url(*_urls()),
         "scope": "/r/",
         "messages": {
             "result": form.fields["result"].error_messages["required"],
@@ -112,7 +118,7 @@ def offline_script(*, entry, form) -> SafeString:
     scoring, token = event_scoring_settings(event=entry.event), entry.report_token
     if not is_link(token):  # never made so (secrets.token_urlsafe): never joined in unescaped
         return json_script(offline_settings(scoring, token, form), "offline-settings")
-    key = (scoring, get_urlconf(), get_script_prefix())
+    key = (scoring, *_urls())
     halves = _scripts_of.get(key)
     if halves is None:
         made = json_script(offline_settings(scoring, _LINK_MARK, form), "offline-settings")

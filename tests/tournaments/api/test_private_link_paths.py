@@ -129,3 +129,15 @@ def test_a_token_that_is_not_a_link_has_no_path():
 
     with pytest.raises(NoReverseMatch):
         link_path("api-report", "a b")
+
+
+def test_a_links_path_follows_the_url_configuration_outside_a_request(settings):
+    """Outside a request (a job, a test) the settings' configuration is the one in force: a
+    path kept for another configuration is not handed out."""
+    from django.urls import reverse
+
+    from tournaments.converters import link_path
+
+    assert link_path("api-report", "abc") == reverse("api-report", kwargs={"token": "abc"})
+    settings.ROOT_URLCONF = "tests.tournaments.pages.prefixed_urls"
+    assert link_path("api-report", "abc") == reverse("api-report", kwargs={"token": "abc"})

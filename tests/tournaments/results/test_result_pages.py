@@ -193,3 +193,23 @@ def test_a_reminder_says_what_it_did(client, event_in_play):
     assert "Reminded" not in answer and "player(s)" not in answer
     assert "now shows on the private page of 8 players who have not reported" in answer
     assert "No e-mail or text was sent" in answer
+
+
+def test_the_kept_form_fields_are_made_again_when_a_template_changes(settings):
+    """The empty form's fields are rendered once per process; a template edited under
+    runserver (the reloader's file_changed) or other template settings make them again."""
+    from pathlib import Path
+
+    from django.utils.autoreload import file_changed
+
+    from tournaments.views import report
+
+    first = report.unbound_report_fields()
+    assert report.unbound_report_fields() is first  # kept
+    file_changed.send(sender=None, file_path=Path("templates/tournaments/player/_keypad.html"))
+    assert report.unbound_report_fields() is not first
+    kept = report.unbound_report_fields()
+    settings.TEMPLATES = [
+        {**settings.TEMPLATES[0], "OPTIONS": {**settings.TEMPLATES[0]["OPTIONS"]}}
+    ]
+    assert report.unbound_report_fields() is not kept
