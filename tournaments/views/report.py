@@ -61,6 +61,16 @@ class ReportForm(forms.Form):
 _unbound = threading.local()
 
 
+def unbound_report_form() -> ReportForm:
+    """The empty report form of every page opening, made once per thread: an unbound form is
+    never changed by showing it (its fields are deep-copied at each ``ReportForm()``, 4% of an
+    opening), and a form that was sent is always a new, bound one (``_report``)."""
+    form = getattr(_unbound, "form", None)
+    if form is None:
+        form = _unbound.form = ReportForm()
+    return form
+
+
 _fields: dict[str, SafeString] = {}
 
 
@@ -85,16 +95,6 @@ def _forget_fields(**kwargs) -> None:
 
 setting_changed.connect(_forget_fields)
 file_changed.connect(_forget_fields)  # returns None: the reloader decides as before
-
-
-def unbound_report_form() -> ReportForm:
-    """The empty report form of every page opening, made once per thread: an unbound form is
-    never changed by showing it (its fields are deep-copied at each ``ReportForm()``, 4% of an
-    opening), and a form that was sent is always a new, bound one (``_report``)."""
-    form = getattr(_unbound, "form", None)
-    if form is None:
-        form = _unbound.form = ReportForm()
-    return form
 
 
 def report_once(form, entry, route: str, write) -> None:

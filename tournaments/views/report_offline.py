@@ -57,10 +57,10 @@ def page_scripts() -> SafeString:
     """The ``<script>`` elements of ``PAGE_SCRIPTS`` (report.html), made once per process: a
     ``{% static %}`` tag costs about 15 us, and a thousand phones open the page in a few
     seconds. Made again when the static files' storage or address changes (a test's
-    ``override_settings``)."""
-    made = _scripts.get(settings.STATIC_URL)
+    ``override_settings``: ``_forget_scripts``)."""
+    made = _scripts.get("html")
     if made is None:
-        made = _scripts[settings.STATIC_URL] = format_html_join(
+        made = _scripts["html"] = format_html_join(
             "\n", '<script src="{}" defer></script>', ((static(name),) for name in PAGE_SCRIPTS)
         )
     return made

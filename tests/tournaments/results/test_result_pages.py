@@ -213,3 +213,14 @@ def test_the_kept_form_fields_are_made_again_when_a_template_changes(settings):
         {**settings.TEMPLATES[0], "OPTIONS": {**settings.TEMPLATES[0]["OPTIONS"]}}
     ]
     assert report.unbound_report_fields() is not kept
+
+
+def test_a_page_opened_after_another_players_carries_only_its_own_link(client, event_in_play):
+    """What the opening keeps per process (the offline element, the form, the scripts) never
+    carries one player's private link into another's page."""
+    event = event_in_play(10)
+    _, a, b = _seats(event)
+    first = client.get(f"/r/{a.entry.report_token}/").content.decode()
+    second = client.get(f"/r/{b.entry.report_token}/").content.decode()
+    assert a.entry.report_token in first and b.entry.report_token not in first
+    assert b.entry.report_token in second and a.entry.report_token not in second
