@@ -40,7 +40,13 @@ database whose statistics were never gathered); the run prints which.
    (whole tables: both cards, so every table verifies; a weekend's events side by side, not
    one event of 5,000 players); ``BENCH_PLAYERS`` of their players' phones poll
    (``BENCH_POLLING=0``: none), 200 spectators watch the first event's standings, and the
-   reports arrive at random at that rate. The knee is the highest rate whose p99 stays
+   reports arrive at random at that rate. A step is a new round of events under way: each
+   phone has been on its page since an earlier round (``BENCH_STEP_PHONES=round``, the
+   default), so it opens nothing; its first request is the poll live.js makes at the pace the
+   server gave it, with that earlier round's version, which brings the new round's part (a
+   200, rendered for the step's fresh tables, timed); ``BENCH_STEP_PHONES=open``: every phone
+   opens its whole page in its first 3.5-4 s of every step, as in the burst (a storm of 1,024
+   openings that no round but a weekend's first makes). The knee is the highest rate whose p99 stays
    <= 300 ms with no error and every table verified: the grid's rates until one fails, then
    ``BENCH_REFINE`` steps halfway between the last that held and the first that failed. A step
    that fails is run ``BENCH_AGAIN`` more times: a rate fails when every run of it fails.
@@ -58,7 +64,8 @@ fails), ``BENCH_REFINE`` (2: then that many steps halfway between the last rate 
 the first that failed, to 10/s, for Pegboard and the limit alike), ``BENCH_AGAIN`` (1: a
 failed step is run once more before its rate counts as failed), ``BENCH_SPECTATORS``
 (200), ``BENCH_POLLING`` (1), ``BENCH_STATISTICS`` (``analyzed``),
-``BENCH_GUNICORN_ARGS`` (extra arguments for both gunicorns, e.g. ``--workers 5``).
+``BENCH_GUNICORN_ARGS`` (extra arguments for both gunicorns, e.g. ``--workers 5``),
+``BENCH_STEP_PHONES`` (``round``; ``open``).
 """
 
 from __future__ import annotations
@@ -109,6 +116,10 @@ REFINE = int(os.environ.get("BENCH_REFINE", 2))
 AGAIN = int(os.environ.get("BENCH_AGAIN", 1))
 SPECTATORS = int(os.environ.get("BENCH_SPECTATORS", 200))
 POLLING = os.environ.get("BENCH_POLLING", "1") not in ("0", "false", "no")
+STEP_PHONES = os.environ.get("BENCH_STEP_PHONES", "round")
+STEP_WORDS = {"round": "are on their pages since an earlier round", "open": "open their pages"}
+if STEP_PHONES not in STEP_WORDS:
+    sys.exit(f"BENCH_STEP_PHONES is 'round' or 'open', not {STEP_PHONES!r}")
 TARGET_MS = 300
 # Every phone opens its page within its first poll's 3.5-4 s: what the burst's reports sent
 # after this many seconds met is printed apart (the headline p99 counts every report).
@@ -133,13 +144,15 @@ async def standings_lag(port, event_id: int, verified: int, record: Record) -> f
     return float("inf")
 
 
-async def phase(port, event_id, reports, rate, pollers, lag_after=None, limit=False):
+async def phase(port, event_id, reports, rate, pollers, lag_after=None, limit=False, held=None):
     """``reports`` posted at random at ``rate`` a second while ``pollers`` poll and the
     spectators watch; the standings lag when ``lag_after`` (verified lines) is given.
-    ``limit``: the same phase on the minimal endpoints (``bench/limit_app``)."""
+    ``limit``: the same phase on the minimal endpoints (``bench/limit_app``). ``held``: the
+    phones are on their pages since an earlier round, paced every ``held`` s (``Watchers``)."""
     record = Record()
     paths = LIMIT_PATHS if limit else None
-    watchers = Watchers(port, event_id, pollers if POLLING else [], record, SPECTATORS, paths)
+    pollers = pollers if POLLING else []
+    watchers = Watchers(port, event_id, pollers, record, SPECTATORS, paths, held=held)
     clients = watchers.start()
     lagging = asyncio.ensure_future(loop_lag(record))
     offsets = arrivals(len(reports), rate, random.Random(event_id * 7919 + rate))
@@ -204,16 +217,21 @@ def step_events(director, rate: int, count: int):
 
 
 def pegboard_steps(stack: Stack, director, mode: str) -> int:
+    from tournaments.selectors.live import poll_seconds
+
     def held_at(rate: int) -> bool:
         count, started = step_count(rate), time.perf_counter()
         events, reports, everyone = step_events(director, rate, count)
         statistics_settle(mode)
         print(f"step {rate}/s: set-up {len(events)} event(s) of {PLAYERS} players "
               f"({time.perf_counter() - started:.0f} s, untimed)")  # fmt: skip
+        # A new round: the phones are on their pages since an earlier one, at the pace the
+        # server gives a field of this size (BENCH_STEP_PHONES=round), or open them (open).
+        held = poll_seconds(event_id=events[0].pk) if STEP_PHONES == "round" else None
         since, cpu_before, clock = time.time(), cpu_by_part(stack), time.monotonic()
         # The spectators watch the first event's standings (a page of the burst's size).
         step, _ = asyncio.run(phase(stack.web_port, events[0].pk, reports, rate,
-                                    polled(reports, everyone)))  # fmt: skip
+                                    polled(reports, everyone), held=held))  # fmt: skip
         print_cpu(cpu_before, cpu_by_part(stack), time.monotonic() - clock, count)
         found = [stored(event) for event in events]
         lines, verified = sum(f[0] for f in found), sum(f[1] for f in found)
@@ -373,7 +391,8 @@ def main() -> None:
         gunicorn = os.environ.get("BENCH_GUNICORN_ARGS", "") or "gunicorn.conf.py"
         print(f"stack: gunicorn ({gunicorn}), a Celery worker, Redis, PostgreSQL, the limit's "
               f"gunicorn; {os.cpu_count()} cores ({processor()}) shared with the load generator; "
-              f"polling {'on' if POLLING else 'off'}, {SPECTATORS} spectators")  # fmt: skip
+              f"polling {'on' if POLLING else 'off'}, {SPECTATORS} spectators; in the steps the "
+              f"phones {STEP_WORDS[STEP_PHONES]} (BENCH_STEP_PHONES={STEP_PHONES})")  # fmt: skip
         record, lag, errors = burst(stack, event, reports, everyone)
         limit_start(stack, event, everyone)
         limit_p99 = limit_burst(stack, steps_tokens)

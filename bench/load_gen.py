@@ -10,7 +10,10 @@ next one is due is counted late.
 
 A phone's first request opens its page, as a player does: the whole page (``/r/<link>/``),
 which says which version of its live part it holds (``data-live-version``, as static/js/live.js
-reads it); its polls then send that version as their ETag."""
+reads it); its polls then send that version as their ETag. A phone that has been on its page
+since an earlier round (``Watchers(held=...)``) opens nothing: its first request is the poll
+live.js makes at the pace the server gave it, with the version of that earlier round, and the
+new round's part comes back (200); its polls go on from there."""
 
 from __future__ import annotations
 
@@ -113,10 +116,18 @@ class Watchers:
         "poll": "/r/{token}/?part=live",
     }
 
-    def __init__(self, port, event_id, tokens, record: Record, spectators: int, paths=None):
+    # What a phone on its page since an earlier round sends first: that round's version,
+    # which is not the new round's (the server answers 200 with the new part).
+    EARLIER_ROUND = '"earlier-round"'
+
+    def __init__(self, port, event_id, tokens, record: Record, spectators: int, paths=None,
+                 held: float | None = None):  # fmt: skip
+        """``held``: the phones have been on their pages since an earlier round, paced by
+        the server every ``held`` s (``X-Poll-Seconds``); None: each opens its page first."""
         self.port, self.event_id, self.tokens = port, event_id, tokens
         self.record, self.spectators = record, spectators
         self.paths = paths or self.PATHS  # the limit's burst: its own poll and page
+        self.held = held
         self.pending: set[asyncio.Task] = set()
         self.running = True
         self.rng = random.Random(event_id)
@@ -166,9 +177,15 @@ class Watchers:
 
     async def _phone(self, token: str) -> None:
         """No page opened beforehand: the phone's first request opens its page (no ETag), and
-        its polls start from the version the page says it holds."""
-        etag = {"value": None, "opened": False}
-        pace = {"every": POLL_EVERY, "jitter": 1 / 7}
+        its polls start from the version the page says it holds. With ``held``, the page is
+        the one of an earlier round: the first request is a poll, due within the server's
+        pace, with that round's version."""
+        if self.held:
+            etag = {"value": self.EARLIER_ROUND, "opened": True}
+            pace = {"every": self.held, "jitter": 1 / 7}
+        else:
+            etag = {"value": None, "opened": False}
+            pace = {"every": POLL_EVERY, "jitter": 1 / 7}
         opening = self.paths["open"].format(token=token)
         path = self.paths["poll"].format(token=token)
 

@@ -111,6 +111,40 @@ def test_a_phone_opens_its_page_then_polls_from_the_version_it_holds(monkeypatch
     assert accepts[:3] == [load_stack.NAVIGATION_ACCEPT] + [load_stack.FETCH_ACCEPT] * 2
 
 
+def test_a_phone_on_its_page_since_an_earlier_round_polls_for_the_new_round(monkeypatch):
+    """A step's phones (BENCH_STEP_PHONES=round) open nothing: the first request is a poll
+    with the earlier round's version, at the server's pace; the new part comes back (200) and
+    the polls go on from its ETag."""
+    sent, accepts = [], []
+
+    async def main():
+        enough = asyncio.Event()
+
+        async def server(port, method, path, **kwargs):
+            sent.append((path, kwargs.get("etag")))
+            accepts.append(kwargs.get("accept", load_stack.FETCH_ACCEPT))
+            if len(sent) >= 3:
+                enough.set()
+            if kwargs.get("etag") == '"v2"':
+                return Answer(304, {"etag": '"v2"', "x-poll-seconds": "0.01"}, b"", 0.0)
+            return Answer(200, {"etag": '"v2"', "x-poll-seconds": "0.01"}, b"<p>", 0.0)
+
+        monkeypatch.setattr(load_gen, "fetch", server)
+        record = load_gen.Record()
+        watchers = load_gen.Watchers(1, 1, ["token"], record, spectators=0, held=0.01)
+        clients = watchers.start()
+        await asyncio.wait_for(enough.wait(), 10)
+        await watchers.stop(clients)
+        return record
+
+    record = _run(main())
+    earlier = load_gen.Watchers.EARLIER_ROUND
+    assert sent[0] == ("/r/token/?part=live", earlier)  # no page opened: a poll, as live.js
+    assert sent[1:3] == [("/r/token/?part=live", '"v2"')] * 2  # then from the new round's part
+    assert accepts[:3] == [load_stack.FETCH_ACCEPT] * 3
+    assert not record.errors and len(record.polls) >= 3
+
+
 @override_settings(ALLOWED_HOSTS=["127.0.0.1"])
 def test_the_bench_sends_a_report_as_the_players_page_does_through_the_light_handler():
     """A phone's report is a script's fetch() (static/js/report-queue.js names no Accept): it
