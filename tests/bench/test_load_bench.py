@@ -78,32 +78,41 @@ def test_a_phone_polls_on_its_schedule_while_its_last_poll_is_unanswered(monkeyp
     assert len(sent) >= 3 and record.outstanding >= 2
 
 
-def test_a_phone_opens_its_page_then_polls_from_the_version_it_holds(monkeypatch):
+def _phone_against(monkeypatch, answer, **kwargs):
+    """One phone's first three requests against ``answer(path, etag)`` (the server): the
+    (path, ETag) and Accept of each, and the phone's record."""
     sent, accepts = [], []
 
     async def main():
         enough = asyncio.Event()
 
-        async def server(port, method, path, **kwargs):
-            sent.append((path, kwargs.get("etag")))
-            accepts.append(kwargs.get("accept", load_stack.FETCH_ACCEPT))
+        async def server(port, method, path, **options):
+            sent.append((path, options.get("etag")))
+            accepts.append(options.get("accept", load_stack.FETCH_ACCEPT))
             if len(sent) >= 3:
                 enough.set()
-            if path == "/r/token/":
-                page = b'<div data-live-version="v1" data-live-seconds="1"></div>'
-                return Answer(200, {}, page, 0.0)
-            return Answer(304, {"etag": '"v1"'}, b"", 0.0)
+            return answer(path, options.get("etag"))
 
         monkeypatch.setattr(load_gen, "fetch", server)
         monkeypatch.setattr(load_gen, "POLL_EVERY", 0.01)
         record = load_gen.Record()
-        watchers = load_gen.Watchers(1, 1, ["token"], record, spectators=0)
+        watchers = load_gen.Watchers(1, 1, ["token"], record, spectators=0, **kwargs)
         clients = watchers.start()
         await asyncio.wait_for(enough.wait(), 10)
         await watchers.stop(clients)
         return record
 
-    record = _run(main())
+    return _run(main()), sent, accepts
+
+
+def test_a_phone_opens_its_page_then_polls_from_the_version_it_holds(monkeypatch):
+    def answer(path, etag):
+        if path == "/r/token/":
+            page = b'<div data-live-version="v1" data-live-seconds="1"></div>'
+            return Answer(200, {}, page, 0.0)
+        return Answer(304, {"etag": '"v1"'}, b"", 0.0)
+
+    record, sent, accepts = _phone_against(monkeypatch, answer)
     assert sent[0] == ("/r/token/", None)  # the whole page, as a player opens it
     assert sent[1:3] == [("/r/token/?part=live", '"v1"')] * 2  # then its part, from that version
     assert not record.errors
@@ -115,29 +124,12 @@ def test_a_phone_on_its_page_since_an_earlier_round_polls_for_the_new_round(monk
     """A step's phones (BENCH_STEP_PHONES=round) open nothing: the first request is a poll
     with the earlier round's version, at the server's pace; the new part comes back (200) and
     the polls go on from its ETag."""
-    sent, accepts = [], []
 
-    async def main():
-        enough = asyncio.Event()
+    def answer(path, etag):
+        paced = {"etag": '"v2"', "x-poll-seconds": "0.01"}
+        return Answer(304, paced, b"", 0.0) if etag == '"v2"' else Answer(200, paced, b"<p>", 0.0)
 
-        async def server(port, method, path, **kwargs):
-            sent.append((path, kwargs.get("etag")))
-            accepts.append(kwargs.get("accept", load_stack.FETCH_ACCEPT))
-            if len(sent) >= 3:
-                enough.set()
-            if kwargs.get("etag") == '"v2"':
-                return Answer(304, {"etag": '"v2"', "x-poll-seconds": "0.01"}, b"", 0.0)
-            return Answer(200, {"etag": '"v2"', "x-poll-seconds": "0.01"}, b"<p>", 0.0)
-
-        monkeypatch.setattr(load_gen, "fetch", server)
-        record = load_gen.Record()
-        watchers = load_gen.Watchers(1, 1, ["token"], record, spectators=0, held=0.01)
-        clients = watchers.start()
-        await asyncio.wait_for(enough.wait(), 10)
-        await watchers.stop(clients)
-        return record
-
-    record = _run(main())
+    record, sent, accepts = _phone_against(monkeypatch, answer, held=0.01)
     earlier = load_gen.Watchers.EARLIER_ROUND
     assert sent[0] == ("/r/token/?part=live", earlier)  # no page opened: a poll, as live.js
     assert sent[1:3] == [("/r/token/?part=live", '"v2"')] * 2  # then from the new round's part
