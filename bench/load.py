@@ -91,7 +91,13 @@ from load_gen import (  # noqa: E402  (bench/)
     settled_p99,
     submit,
 )
-from load_setup import event_with_game, statistics_mode, statistics_settle  # noqa: E402
+from load_setup import (  # noqa: E402  (bench/)
+    event_with_game,
+    polled,
+    statistics_mode,
+    statistics_settle,
+    step_events,
+)
 from load_stack import (  # noqa: E402
     NAVIGATION_ACCEPT,
     Stack,
@@ -177,14 +183,6 @@ def stored(event) -> tuple[int, int]:
     return lines, tables
 
 
-def polled(reports, everyone) -> list[str]:
-    """The phones that poll: the reporters first, then the others, ``PLAYERS`` in all."""
-    reporters = [token for token, _ in reports]
-    reporting = set(reporters)
-    rest = [token for token in everyone if token not in reporting]
-    return (reporters + rest)[:PLAYERS]
-
-
 def rates():
     """``BENCH_STEPS``, then on by a quarter each time until a step fails (or ``MAX_RATE``): a
     knee at the last step asked for would only say "at least", and the ratio would flatter."""
@@ -195,33 +193,12 @@ def rates():
         yield rate
 
 
-def step_events(director, rate: int, count: int):
-    """A step's fresh events, each of ``PLAYERS`` players with game 1 published, enough of them
-    for ``count`` reports (whole tables): a weekend's events running side by side, as a field
-    past the burst's size would not be one event (an ACC event has 50 to 1,024 players, and
-    the spectators' standings page, re-rendered at each snapshot, grew with it to 5,000 rows at
-    250 a second). Returns the events, the reports (interleaved at random) and every token."""
-    events, reports, everyone = [], [], []
-    left = count
-    while left > 0:
-        tables = min(PLAYERS // 2, left // 2)
-        event, its_reports, its_tokens = event_with_game(
-            director, f"Load step {rate} #{len(events) + 1}", PLAYERS, tables=tables
-        )
-        events.append(event)
-        reports += its_reports
-        everyone += its_tokens
-        left -= 2 * tables
-    random.Random(rate).shuffle(reports)
-    return events, reports, everyone
-
-
 def pegboard_steps(stack: Stack, director, mode: str) -> int:
     from tournaments.selectors.live import poll_seconds
 
     def held_at(rate: int) -> bool:
         count, started = step_count(rate), time.perf_counter()
-        events, reports, everyone = step_events(director, rate, count)
+        events, reports, everyone = step_events(director, rate, count, PLAYERS)
         statistics_settle(mode)
         print(f"step {rate}/s: set-up {len(events)} event(s) of {PLAYERS} players "
               f"({time.perf_counter() - started:.0f} s, untimed)")  # fmt: skip
@@ -231,7 +208,7 @@ def pegboard_steps(stack: Stack, director, mode: str) -> int:
         since, cpu_before, clock = time.time(), cpu_by_part(stack), time.monotonic()
         # The spectators watch the first event's standings (a page of the burst's size).
         step, _ = asyncio.run(phase(stack.web_port, events[0].pk, reports, rate,
-                                    polled(reports, everyone), held=held))  # fmt: skip
+                                    polled(reports, everyone, PLAYERS), held=held))  # fmt: skip
         print_cpu(cpu_before, cpu_by_part(stack), time.monotonic() - clock, count)
         found = [stored(event) for event in events]
         lines, verified = sum(f[0] for f in found), sum(f[1] for f in found)

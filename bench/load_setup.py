@@ -46,6 +46,35 @@ def event_with_game(director, name: str, players: int, tables: int | None = None
     return event, reports, everyone
 
 
+def step_events(director, rate: int, count: int, players: int):
+    """A step's fresh events, each of ``players`` players with game 1 published, enough of them
+    for ``count`` reports (whole tables): a weekend's events running side by side, as a field
+    past the burst's size would not be one event (an ACC event has 50 to 1,024 players, and
+    the spectators' standings page, re-rendered at each snapshot, grew with it to 5,000 rows at
+    250 a second). Returns the events, the reports (interleaved at random) and every token."""
+    events, reports, everyone = [], [], []
+    left = count
+    while left > 0:
+        tables = min(players // 2, left // 2)
+        event, its_reports, its_tokens = event_with_game(
+            director, f"Load step {rate} #{len(events) + 1}", players, tables=tables
+        )
+        events.append(event)
+        reports += its_reports
+        everyone += its_tokens
+        left -= 2 * tables
+    random.Random(rate).shuffle(reports)
+    return events, reports, everyone
+
+
+def polled(reports, everyone, players: int) -> list[str]:
+    """The phones that poll: the reporters first, then the others, ``players`` in all."""
+    reporters = [token for token, _ in reports]
+    reporting = set(reporters)
+    rest = [token for token in everyone if token not in reporting]
+    return (reporters + rest)[:players]
+
+
 def statistics_mode(argv: list[str]) -> str:
     if "--no-analyze" in argv or os.environ.get("BENCH_STATISTICS", "") == "none":
         return "none"
