@@ -21,13 +21,18 @@ unchanged (ids, links), never inside a list whose length varies (``_plan`` check
 from __future__ import annotations
 
 import functools
+import inspect
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.models import Model, QuerySet
+from django.db.models.base import ModelState
+from django.db.models.fields.related_descriptors import ForeignKeyDeferredAttribute
 from django.db.models.query import get_related_populators
+from django.db.models.query_utils import DeferredAttribute
+from django.db.models.signals import post_init, pre_init
 
 
 # What the queries are compiled for, in place of the values asked: twice, with two sets, so
@@ -147,12 +152,72 @@ def _converted(row: tuple, converters: tuple) -> tuple:
 
 def _instance(plan: _Plan, row: tuple) -> Model:
     start, end, attnames = plan.init
-    instance = plan.model.from_db(connection.alias, attnames, row[start:end])
-    for populator in plan.populators:
-        populator.populate(row, instance)
+    db = connection.alias
+    if not _made_as_django_makes(plan.model):
+        instance = plan.model.from_db(db, attnames, row[start:end])
+        for populator in plan.populators:
+            populator.populate(row, instance)
+    else:
+        instance = _from_db(plan.model, db, attnames, row[start:end])
+        for populator in plan.populators:
+            _populate(populator, row, instance, db)
     for name, index in plan.annotations:
         setattr(instance, name, row[index])
     return instance
+
+
+# A row made into its model's instance without ``Model.__init__``: a report's locked read makes
+# five instances (the seat, its entry, game, event and table), and ``__init__`` (two signals
+# sent, each field set through ``setattr``) was the largest share of the report's own Python.
+
+
+def _made_as_django_makes(model: type[Model]) -> bool:
+    """Whether ``_from_db`` makes what ``model.from_db`` would: no receiver of ``pre_init`` or
+    ``post_init`` (for any model: checked at each call, as one may be connected at any time),
+    and the model's own ``from_db``, ``__init__`` and field descriptors are Django's."""
+    return not pre_init.receivers and not post_init.receivers and _plain(model)
+
+
+@functools.cache
+def _plain(model: type[Model]) -> bool:
+    plain = (DeferredAttribute, ForeignKeyDeferredAttribute)
+    return (
+        getattr(model.from_db, "__func__", None) is Model.from_db.__func__
+        and model.__init__ is Model.__init__
+        and all(
+            type(inspect.getattr_static(model, field.attname, None)) in plain
+            for field in model._meta.concrete_fields
+        )
+    )
+
+
+def _from_db(model: type[Model], db: str, attnames: list[str], values) -> Model:
+    """``model.from_db(db, attnames, values)``'s instance, made directly: its state (from the
+    database ``db``, not being added) and each column's value under its field's name; a field
+    not read stays deferred (absent from the instance's ``__dict__``), as Django leaves it."""
+    instance = model.__new__(model)
+    state = instance._state = ModelState()
+    state.adding, state.db = False, db
+    instance.__dict__.update(zip(attnames, values, strict=True))
+    return instance
+
+
+def _populate(populator, row: tuple, from_obj: Model, db: str) -> None:
+    """Django's ``RelatedPopulator.populate`` (one ``select_related`` object and those below
+    it), its instances made by ``_from_db``."""
+    if populator.reorder_for_init:
+        values = populator.reorder_for_init(row)
+    else:
+        values = row[populator.cols_start : populator.cols_end]
+    if values[populator.pk_idx] is None:
+        made = None
+    else:
+        made = _from_db(populator.model_cls, db, populator.init_list, values)
+        for below in populator.related_populators:
+            _populate(below, row, made, db)
+    populator.local_setter(from_obj, made)
+    if made is not None:
+        populator.remote_setter(made, from_obj)
 
 
 def prepared_rows(sql: str, params: tuple) -> list[tuple]:

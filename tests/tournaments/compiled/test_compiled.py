@@ -4,6 +4,7 @@ queryset, for any value asked, and on PostgreSQL run as prepared statements."""
 import pytest
 from django.db import connection
 from django.db.models import Count
+from django.db.models.signals import post_init
 
 from tournaments.models import Entry, Seat, Table
 from tournaments.selectors.compiled import Compiled
@@ -17,6 +18,17 @@ SEATS = Compiled(
         .select_related("game__event", "table", "entry__player")
         .annotate(lines=Count("card_lines"))
         .order_by("game__number")
+    ),
+    int,
+)
+# Some columns left out (``only``), and a nullable relation that may be missing (a sit-out's
+# table): the instances must be deferred and empty where the ORM's are.
+PART_READ = Compiled(
+    lambda event_id: (
+        Seat.objects.filter(game__event_id=event_id)
+        .select_related("entry__player", "table")
+        .only("position", "table__number", "entry__status", "entry__player__name")
+        .order_by("pk")
     ),
     int,
 )
@@ -48,6 +60,52 @@ def test_model_rows_match_the_orm_with_related_objects_and_annotations(event_in_
             assert (mine.table and _fields(mine.table)) == (theirs.table and _fields(theirs.table))
             assert mine.lines == theirs.lines
             assert mine._state.adding is False and mine._state.db == "default"
+
+
+def test_columns_left_out_stay_deferred_as_the_orms_and_load_when_read(event_in_play):
+    event = event_in_play(9)  # an odd field: one seat sits out, with no table
+    compiled, orm = PART_READ.rows(event.pk), list(PART_READ.build(event.pk))
+    assert len(compiled) == len(orm) > 1
+    assert any(seat.table is None for seat in compiled)
+    for mine, theirs in zip(compiled, orm, strict=True):
+        assert mine.get_deferred_fields() == theirs.get_deferred_fields() != set()
+        assert mine.entry.get_deferred_fields() == theirs.entry.get_deferred_fields()
+        assert mine.entry.player.get_deferred_fields() == theirs.entry.player.get_deferred_fields()
+        assert (mine.pk, mine.position, mine.entry.status, mine.entry.player.name) == (
+            theirs.pk,
+            theirs.position,
+            theirs.entry.status,
+            theirs.entry.player.name,
+        )
+        assert (mine.table and mine.table.number) == (theirs.table and theirs.table.number)
+        assert mine.__dict__.keys() == theirs.__dict__.keys()
+        assert mine._state.adding is False and mine._state.db == "default"
+        assert mine._state.fields_cache.keys() == theirs._state.fields_cache.keys()
+    # A column left out is read from the database when asked for, as Django does.
+    seat = compiled[0]
+    assert seat.game_id == Seat.objects.get(pk=seat.pk).game_id
+    assert "game_id" not in seat.get_deferred_fields()
+
+
+def test_a_receiver_of_post_init_sees_every_instance_made(event_in_play):
+    """Instances are made without ``Model.__init__`` only while nothing listens to its signals:
+    with a receiver, they are made by Django (each sent ``post_init``)."""
+    event = event_in_play(10)
+    entry = Entry.objects.filter(event=event).first()
+    seen = []
+
+    def note(sender, instance, **kwargs):
+        seen.append(type(instance).__name__)
+
+    post_init.connect(note)
+    try:
+        (seat,) = SEATS.rows(entry.pk)
+    finally:
+        post_init.disconnect(note)
+    assert sorted(seen) == ["Entry", "Event", "Game", "Player", "Seat", "Table"]
+    seen.clear()
+    SEATS.rows(entry.pk)
+    assert seen == []
 
 
 def test_values_rows_and_several_arguments(event_in_play):
