@@ -58,6 +58,7 @@ class _Plan:
     model: type[Model] | None  # None: a values_list query, rows as tuples
     init: tuple = ()  # the model's columns: (start, end, attnames)
     populators: tuple = ()
+    models: tuple = ()  # the model and every select_related model below it
     annotations: tuple = ()
     converters: tuple = ()  # (column index, converters, expression)
 
@@ -91,13 +92,23 @@ def _plan(build: Callable[..., QuerySet], kinds: tuple[type, ...]) -> _Plan:
     klass_info = compiler.klass_info
     fields = klass_info["select_fields"]
     start, end = fields[0], fields[-1] + 1
+    populators = tuple(get_related_populators(klass_info, select, queryset.db))
     return _Plan(
         **common,
         model=klass_info["model"],
         init=(start, end, [column[0].target.attname for column in select[start:end]]),
-        populators=tuple(get_related_populators(klass_info, select, queryset.db)),
+        populators=populators,
+        models=(klass_info["model"], *_models_below(populators)),
         annotations=tuple(compiler.annotation_col_map.items()),
     )
+
+
+def _models_below(populators) -> list:
+    return [
+        model
+        for populator in populators
+        for model in (populator.model_cls, *_models_below(populator.related_populators))
+    ]
 
 
 class Compiled:
@@ -153,7 +164,7 @@ def _converted(row: tuple, converters: tuple) -> tuple:
 def _instance(plan: _Plan, row: tuple) -> Model:
     start, end, attnames = plan.init
     db = connection.alias
-    if not _made_as_django_makes(plan.model):
+    if not _made_as_django_makes(plan.models):
         instance = plan.model.from_db(db, attnames, row[start:end])
         for populator in plan.populators:
             populator.populate(row, instance)
@@ -171,11 +182,12 @@ def _instance(plan: _Plan, row: tuple) -> Model:
 # sent, each field set through ``setattr``) was the largest share of the report's own Python.
 
 
-def _made_as_django_makes(model: type[Model]) -> bool:
-    """Whether ``_from_db`` makes what ``model.from_db`` would: no receiver of ``pre_init`` or
-    ``post_init`` (for any model: checked at each call, as one may be connected at any time),
-    and the model's own ``from_db``, ``__init__`` and field descriptors are Django's."""
-    return not pre_init.receivers and not post_init.receivers and _plain(model)
+def _made_as_django_makes(models: tuple) -> bool:
+    """Whether ``_from_db`` makes what each model's ``from_db`` would: no receiver of
+    ``pre_init`` or ``post_init`` (for any model: checked at each call, as one may be connected
+    at any time), and every model of the row (``select_related`` ones too) keeps Django's
+    ``from_db``, ``__init__`` and field descriptors."""
+    return not pre_init.receivers and not post_init.receivers and all(map(_plain, models))
 
 
 @functools.cache

@@ -6,7 +6,8 @@ from django.db import connection
 from django.db.models import Count
 from django.db.models.signals import post_init
 
-from tournaments.models import Entry, Seat, Table
+from tournaments.models import Entry, Player, Seat, Table
+from tournaments.selectors import compiled as compiled_module
 from tournaments.selectors.compiled import Compiled
 from tournaments.selectors.report import player_state
 
@@ -106,6 +107,27 @@ def test_a_receiver_of_post_init_sees_every_instance_made(event_in_play):
     seen.clear()
     SEATS.rows(entry.pk)
     assert seen == []
+
+
+def test_a_related_model_with_its_own_from_db_is_made_by_it(event_in_play, monkeypatch):
+    """A model of the row with a ``from_db`` of its own, here a ``select_related`` one, gets
+    its instances from it, as Django's own iteration would."""
+    event = event_in_play(10)
+    entry = Entry.objects.filter(event=event).first()
+    made, djangos = [], Player.from_db.__func__
+
+    def from_db(cls, db, field_names, values):
+        made.append(cls.__name__)
+        return djangos(cls, db, field_names, values)
+
+    monkeypatch.setattr(Player, "from_db", classmethod(from_db))
+    compiled_module._plain.cache_clear()
+    try:
+        (seat,) = SEATS.rows(entry.pk)
+    finally:
+        monkeypatch.undo()
+        compiled_module._plain.cache_clear()
+    assert made == ["Player"] and seat.entry.player.name == entry.player.name
 
 
 def test_values_rows_and_several_arguments(event_in_play):
