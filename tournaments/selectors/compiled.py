@@ -171,7 +171,7 @@ def _instance(plan: _Plan, row: tuple) -> Model:
     else:
         instance = _from_db(plan.model, db, attnames, row[start:end])
         for populator in plan.populators:
-            _populate(populator, row, instance, db)
+            _populate(populator, row, instance)
     for name, index in plan.annotations:
         setattr(instance, name, row[index])
     return instance
@@ -190,16 +190,23 @@ def _made_as_django_makes(models: tuple) -> bool:
     return not pre_init.receivers and not post_init.receivers and all(map(_plain, models))
 
 
+# What a class of the model's own (or a mixin's) may not define for its rows to be made
+# directly: each takes part in making an instance.
+_MAKING = ("__new__", "__init__", "__setattr__", "from_db")
+
+
 @functools.cache
 def _plain(model: type[Model]) -> bool:
+    djangos = set(Model.__mro__)
     plain = (DeferredAttribute, ForeignKeyDeferredAttribute)
-    return (
-        getattr(model.from_db, "__func__", None) is Model.from_db.__func__
-        and model.__init__ is Model.__init__
-        and all(
-            type(inspect.getattr_static(model, field.attname, None)) in plain
-            for field in model._meta.concrete_fields
-        )
+    return not any(
+        name in klass.__dict__
+        for klass in model.__mro__
+        if klass not in djangos
+        for name in _MAKING
+    ) and all(
+        type(inspect.getattr_static(model, field.attname, None)) in plain
+        for field in model._meta.concrete_fields
     )
 
 
@@ -214,7 +221,7 @@ def _from_db(model: type[Model], db: str, attnames: list[str], values) -> Model:
     return instance
 
 
-def _populate(populator, row: tuple, from_obj: Model, db: str) -> None:
+def _populate(populator, row: tuple, from_obj: Model) -> None:
     """Django's ``RelatedPopulator.populate`` (one ``select_related`` object and those below
     it), its instances made by ``_from_db``."""
     if populator.reorder_for_init:
@@ -224,9 +231,9 @@ def _populate(populator, row: tuple, from_obj: Model, db: str) -> None:
     if values[populator.pk_idx] is None:
         made = None
     else:
-        made = _from_db(populator.model_cls, db, populator.init_list, values)
+        made = _from_db(populator.model_cls, populator.db, populator.init_list, values)
         for below in populator.related_populators:
-            _populate(below, row, made, db)
+            _populate(below, row, made)
     populator.local_setter(from_obj, made)
     if made is not None:
         populator.remote_setter(made, from_obj)

@@ -48,10 +48,20 @@ def _fields(instance) -> dict:
     return {f.attname: getattr(instance, f.attname) for f in instance._meta.concrete_fields}
 
 
-def test_model_rows_match_the_orm_with_related_objects_and_annotations(event_in_play):
+def test_model_rows_match_the_orm_with_related_objects_and_annotations(event_in_play, monkeypatch):
+    made = []
+    direct = compiled_module._from_db
+    monkeypatch.setattr(
+        compiled_module, "_from_db", lambda model, *args: made.append(model) or direct(model, *args)
+    )
     event = event_in_play(10)
     for entry in Entry.objects.filter(event=event):
+        made.clear()
         compiled = SEATS.rows(entry.pk)
+        # Made directly (``_from_db``), not by Django: the seat and its five related objects.
+        assert sorted(m.__name__ for m in made) == [
+            "Entry", "Event", "Game", "Player", "Seat", "Table"
+        ]  # fmt: skip
         orm = list(SEATS.build(entry.pk))
         assert len(compiled) == len(orm) == 1
         for mine, theirs in zip(compiled, orm, strict=True):
@@ -60,7 +70,8 @@ def test_model_rows_match_the_orm_with_related_objects_and_annotations(event_in_
             assert _fields(mine.entry.player) == _fields(theirs.entry.player)
             assert (mine.table and _fields(mine.table)) == (theirs.table and _fields(theirs.table))
             assert mine.lines == theirs.lines
-            assert mine._state.adding is False and mine._state.db == "default"
+            for made_here in (mine, mine.game, mine.game.event, mine.entry, mine.entry.player):
+                assert made_here._state.adding is False and made_here._state.db == "default"
 
 
 def test_columns_left_out_stay_deferred_as_the_orms_and_load_when_read(event_in_play):
@@ -128,6 +139,23 @@ def test_a_related_model_with_its_own_from_db_is_made_by_it(event_in_play, monke
         monkeypatch.undo()
         compiled_module._plain.cache_clear()
     assert made == ["Player"] and seat.entry.player.name == entry.player.name
+
+
+@pytest.mark.parametrize("name", ["__new__", "__init__", "__setattr__"])
+def test_a_model_that_makes_its_instances_its_own_way_is_made_by_django(name, monkeypatch):
+    """A model (or a class of its own above it) defining how an instance is made keeps its
+    rows on Django's path."""
+    compiled_module._plain.cache_clear()
+    assert compiled_module._plain(Player)
+    own = {"__new__": object.__new__, "__init__": Player.__init__}.get(name, object.__setattr__)
+    monkeypatch.setattr(Player, name, own)
+    compiled_module._plain.cache_clear()
+    try:
+        assert not compiled_module._plain(Player)
+    finally:
+        monkeypatch.undo()
+        compiled_module._plain.cache_clear()
+    assert compiled_module._plain(Player)
 
 
 def test_values_rows_and_several_arguments(event_in_play):
