@@ -185,8 +185,8 @@ def _instance(plan: _Plan, row: tuple) -> Model:
 def _made_as_django_makes(models: tuple) -> bool:
     """Whether ``_from_db`` makes what each model's ``from_db`` would: no receiver of
     ``pre_init`` or ``post_init`` (for any model: checked at each call, as one may be connected
-    at any time), and every model of the row (``select_related`` ones too) keeps Django's
-    ``from_db``, ``__init__`` and field descriptors."""
+    at any time), and every model of the row (``select_related`` ones too) makes its
+    instances as Django's ``Model`` does (``_plain``)."""
     return not pre_init.receivers and not post_init.receivers and all(map(_plain, models))
 
 
@@ -197,6 +197,8 @@ _MAKING = ("__new__", "__init__", "__setattr__", "from_db")
 
 @functools.cache
 def _plain(model: type[Model]) -> bool:
+    """No class of ``model``'s own defines any of ``_MAKING``, and each column's attribute is
+    one of Django's two plain descriptors (setting one on a new instance only stores it)."""
     djangos = set(Model.__mro__)
     plain = (DeferredAttribute, ForeignKeyDeferredAttribute)
     return not any(
