@@ -120,7 +120,21 @@ def test_a_receiver_of_post_init_sees_every_instance_made(event_in_play):
     assert seen == []
 
 
-def test_a_related_model_with_its_own_from_db_is_made_by_it(event_in_play, monkeypatch):
+@pytest.fixture
+def made_its_own_way(monkeypatch):
+    """``patch(model, name, value)``: the model given a way of making instances of its own,
+    with ``_plain``'s answers forgotten then and after the test (once the patch is undone)."""
+
+    def patch(model, name, value):
+        monkeypatch.setattr(model, name, value)
+        compiled_module._plain.cache_clear()
+
+    compiled_module._plain.cache_clear()
+    yield patch
+    compiled_module._plain.cache_clear()
+
+
+def test_a_related_model_with_its_own_from_db_is_made_by_it(event_in_play, made_its_own_way):
     """A model of the row with a ``from_db`` of its own, here a ``select_related`` one, gets
     its instances from it, as Django's own iteration would."""
     event = event_in_play(10)
@@ -131,31 +145,19 @@ def test_a_related_model_with_its_own_from_db_is_made_by_it(event_in_play, monke
         made.append(cls.__name__)
         return djangos(cls, db, field_names, values)
 
-    monkeypatch.setattr(Player, "from_db", classmethod(from_db))
-    compiled_module._plain.cache_clear()
-    try:
-        (seat,) = SEATS.rows(entry.pk)
-    finally:
-        monkeypatch.undo()
-        compiled_module._plain.cache_clear()
+    made_its_own_way(Player, "from_db", classmethod(from_db))
+    (seat,) = SEATS.rows(entry.pk)
     assert made == ["Player"] and seat.entry.player.name == entry.player.name
 
 
 @pytest.mark.parametrize("name", ["__new__", "__init__", "__setattr__"])
-def test_a_model_that_makes_its_instances_its_own_way_is_made_by_django(name, monkeypatch):
+def test_a_model_that_makes_its_instances_its_own_way_is_made_by_django(name, made_its_own_way):
     """A model (or a class of its own above it) defining how an instance is made keeps its
     rows on Django's path."""
-    compiled_module._plain.cache_clear()
     assert compiled_module._plain(Player)
     own = {"__new__": object.__new__, "__init__": Player.__init__}.get(name, object.__setattr__)
-    monkeypatch.setattr(Player, name, own)
-    compiled_module._plain.cache_clear()
-    try:
-        assert not compiled_module._plain(Player)
-    finally:
-        monkeypatch.undo()
-        compiled_module._plain.cache_clear()
-    assert compiled_module._plain(Player)
+    made_its_own_way(Player, name, own)
+    assert not compiled_module._plain(Player)
 
 
 def test_values_rows_and_several_arguments(event_in_play):
