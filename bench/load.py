@@ -53,6 +53,13 @@ database whose statistics were never gathered); the run prints which.
 4. Step test, the limit: the same rates and seconds, the same generator, one fresh token per
    report, on the minimal endpoint alone.
 
+Steps 3 and 4 run in turn: a step of Pegboard's, then one of the limit's, each search following
+its own rates (the one that ends first leaves the other to go on alone), so that a drift of the
+machine's speed during the run falls on both knees alike (``BENCH_INTERLEAVE=0``: all of
+Pegboard's steps, then all of the limit's). Before each step the bench waits, at most 20 s,
+until the stack's servers have been quiet (under 0.05 of a core) for 2.5 s: what the last step
+or set-up left running (the standings job, WAL, statistics) is not measured in the next one.
+
 Last line: ``load: statistics=<analyzed|none> submissions=<n> errors=<e> p50_ms=<x>
 p99_ms=<y> page_p99_ms=<z> standings_lag_s=<s> limit_burst_p99_ms=<b> knee_per_s=<k>
 limit_knee_per_s=<l> knee_ratio=<k/l>``.
@@ -65,7 +72,7 @@ the first that failed, to 10/s, for Pegboard and the limit alike), ``BENCH_AGAIN
 failed step is run once more before its rate counts as failed), ``BENCH_SPECTATORS``
 (200), ``BENCH_POLLING`` (1), ``BENCH_STATISTICS`` (``analyzed``),
 ``BENCH_GUNICORN_ARGS`` (extra arguments for both gunicorns, e.g. ``--workers 5``),
-``BENCH_STEP_PHONES`` (``round``; ``open``).
+``BENCH_STEP_PHONES`` (``round``; ``open``), ``BENCH_INTERLEAVE`` (1).
 """
 
 from __future__ import annotations
@@ -85,7 +92,8 @@ from load_gen import (  # noqa: E402  (bench/)
     Watchers,
     arrivals,
     capped,
-    knee_search,
+    interleaved,
+    knee_steps,
     loop_lag,
     p,
     settled_p99,
@@ -107,6 +115,7 @@ from load_stack import (  # noqa: E402
     print_cpu,
     print_waits,
     processor,
+    quiet,
     stop_on_terminate,
 )
 
@@ -123,6 +132,7 @@ AGAIN = int(os.environ.get("BENCH_AGAIN", 1))
 SPECTATORS = int(os.environ.get("BENCH_SPECTATORS", 200))
 POLLING = os.environ.get("BENCH_POLLING", "1") not in ("0", "false", "no")
 STEP_PHONES = os.environ.get("BENCH_STEP_PHONES", "round")
+INTERLEAVE = os.environ.get("BENCH_INTERLEAVE", "1") not in ("0", "false", "no")
 STEP_WORDS = {"round": "are on their pages since an earlier round", "open": "open their pages"}
 if STEP_PHONES not in STEP_WORDS:
     sys.exit(f"BENCH_STEP_PHONES is 'round' or 'open', not {STEP_PHONES!r}")
@@ -193,15 +203,18 @@ def rates():
         yield rate
 
 
-def pegboard_steps(stack: Stack, director, mode: str) -> int:
+def pegboard_step(stack: Stack, director, mode: str):
+    """A function that runs one of Pegboard's steps at a rate and says whether it held."""
     from tournaments.selectors.live import poll_seconds
 
     def held_at(rate: int) -> bool:
         count, started = step_count(rate), time.perf_counter()
         events, reports, everyone = step_events(director, rate, count, PLAYERS)
         statistics_settle(mode)
+        waited = quiet(stack)
         print(f"step {rate}/s: set-up {len(events)} event(s) of {PLAYERS} players "
-              f"({time.perf_counter() - started:.0f} s, untimed)")  # fmt: skip
+              f"({time.perf_counter() - started:.0f} s, untimed; the stack quiet "
+              f"{waited:.1f} s after it)")  # fmt: skip
         # A new round: the phones are on their pages since an earlier one, at the pace the
         # server gives a field of this size (BENCH_STEP_PHONES=round), or open them (open).
         held = poll_seconds(event_id=events[0].pk) if STEP_PHONES == "round" else None
@@ -223,11 +236,11 @@ def pegboard_steps(stack: Stack, director, mode: str) -> int:
         causes(step, stack)
         return held
 
-    knee, _ = knee_search(rates(), held_at, REFINE, AGAIN)
-    return knee
+    return held_at
 
 
-def limit_steps(stack: Stack) -> int:
+def limit_step(stack: Stack):
+    """A function that runs one of the limit's steps at a rate and says whether it held."""
     used = [0]
 
     def held_at(rate: int) -> bool:
@@ -237,6 +250,7 @@ def limit_steps(stack: Stack) -> int:
             for n in range(count)
         ]
         used[0] += count
+        waited = quiet(stack)
         record, cpu_before, clock = Record(), cpu_by_part(stack), time.monotonic()
         offsets = arrivals(count, rate, random.Random(rate))
         asyncio.run(
@@ -246,13 +260,12 @@ def limit_steps(stack: Stack) -> int:
         p99 = p(record.submissions, 99)
         held = p99 <= TARGET_MS and not record.errors
         print(f"limit step {rate}/s: {count} reports, p50 {p(record.submissions, 50):.0f} ms, "
-              f"p99 {p99:.0f} ms, {len(record.errors)} errors"
-              f"{'' if held else '  <- not held'}")  # fmt: skip
+              f"p99 {p99:.0f} ms, {len(record.errors)} errors (the stack quiet {waited:.1f} s "
+              f"before it){'' if held else '  <- not held'}")  # fmt: skip
         causes(record, stack, "limit")
         return held
 
-    knee, _ = knee_search(rates(), held_at, REFINE, AGAIN)
-    return knee
+    return held_at
 
 
 LIMIT_PATHS = {
@@ -373,8 +386,23 @@ def main() -> None:
         record, lag, errors = burst(stack, event, reports, everyone)
         limit_start(stack, event, everyone)
         limit_p99 = limit_burst(stack, steps_tokens)
-        knee = pegboard_steps(stack, event.director, mode)
-        limit = limit_steps(stack)
+        # The two stacks' steps in turn, each following its own rates until both have ended,
+        # so a drift of the machine's speed falls on both (BENCH_INTERLEAVE=0: Pegboard's
+        # steps, then the limit's, as up to the fifteenth session).
+        searches = {
+            "pegboard": (
+                knee_steps(rates(), REFINE, AGAIN),
+                pegboard_step(stack, event.director, mode),
+            ),
+            "limit": (knee_steps(rates(), REFINE, AGAIN), limit_step(stack)),
+        }
+        if INTERLEAVE:
+            knees, _ = interleaved(searches)
+        else:
+            knees = {
+                name: interleaved({name: search})[0][name] for name, search in searches.items()
+            }
+        knee, limit = knees["pegboard"], knees["limit"]
     finally:
         if stack is not None:
             stack.stop()

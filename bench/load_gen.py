@@ -235,29 +235,27 @@ def p(values: list[float], q: int) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[q - 1]
 
 
-def knee_search(
-    rates, held_at, refine: int = 2, again: int = 1
-) -> tuple[int, list[tuple[int, bool]]]:
-    """The highest rate that held: ``rates`` in turn until one fails (``held_at(rate)`` runs a
-    step), then up to ``refine`` steps halfway between the last that held and the first that
-    failed (to 10/s), so a knee is not read off a grid whose steps are a quarter apart: a
-    ratio of two knees on that grid was up to a quarter off. A step that fails is run ``again``
-    more times and the rate fails only if every run fails: on a 2-core machine one stall of the
-    whole machine (the limit at 90/s: p99 854 ms, in a run where it held 250/s) failed a step
-    whatever the load, and a knee read off one stall measures the stall. Returns the knee and
-    every (rate, held) run, in order."""
-    knee, failed, tried = 0, None, []
+def _holds(rate: int, again: int):
+    """Runs of one rate (yielded, each sent whether it held) until one holds, at most
+    ``1 + again``: a rate fails only when every run of it fails."""
+    for _ in range(1 + again):
+        if (yield rate):
+            return True
+    return False
 
-    def holds(rate: int) -> bool:
-        for _ in range(1 + again):
-            held = held_at(rate)
-            tried.append((rate, held))
-            if held:
-                return True
-        return False
 
+def knee_steps(rates, refine: int = 2, again: int = 1):
+    """The knee search, one step at a time: yields each rate to run and is sent whether that
+    step held; its return value is the knee, the highest rate that held. ``rates`` in turn
+    until one fails, then up to ``refine`` steps halfway between the last that held and the
+    first that failed (to 10/s), so a knee is not read off a grid whose steps are a quarter
+    apart: a ratio of two knees on that grid was up to a quarter off. A step that fails is run
+    ``again`` more times and the rate fails only if every run fails: on a 2-core machine one
+    stall of the whole machine (the limit at 90/s: p99 854 ms, in a run where it held 250/s)
+    failed a step whatever the load, and a knee read off one stall measures the stall."""
+    knee, failed = 0, None
     for rate in rates:
-        if not holds(rate):
+        if not (yield from _holds(rate, again)):
             failed = rate
             break
         knee = rate
@@ -267,11 +265,48 @@ def knee_search(
         rate = (knee + failed) // 20 * 10
         if rate <= knee:
             break
-        if holds(rate):
+        if (yield from _holds(rate, again)):
             knee = rate
         else:
             failed = rate
-    return knee, tried
+    return knee
+
+
+def interleaved(searches: dict) -> tuple[dict[str, int], list[tuple[str, int, bool]]]:
+    """Several knee searches run step by step in turn: ``searches`` maps a name to its
+    ``knee_steps`` generator and the function that runs one of its steps (``held_at(rate)``).
+    One step of the first, then one of the second, and so on, each following its own rates,
+    until every search has ended (one that ends first leaves the others to go on alone).
+    Two stacks' searches run one after the other put a drift of the machine's speed during
+    one stack's minutes into their ratio (the limit's own server CPU a report at 250/s moved
+    from 1.6 to 2.4 ms between runs of the fifteenth session); in turn, it falls on both.
+    Returns each search's knee and every (name, rate, held) step, in order."""
+    knees, tried, due = {}, [], {}
+
+    def advance(name: str, steps, held: bool | None) -> None:
+        try:
+            due[name] = next(steps) if held is None else steps.send(held)
+        except StopIteration as end:
+            knees[name] = end.value
+            due.pop(name, None)
+
+    for name, (steps, _) in searches.items():
+        advance(name, steps, None)
+    while due:
+        for name in list(due):
+            steps, held_at = searches[name]
+            held = bool(held_at(due[name]))
+            tried.append((name, due[name], held))
+            advance(name, steps, held)
+    return knees, tried
+
+
+def knee_search(
+    rates, held_at, refine: int = 2, again: int = 1
+) -> tuple[int, list[tuple[int, bool]]]:
+    """``knee_steps`` run alone: the knee and every (rate, held) step, in order."""
+    knees, tried = interleaved({"": (knee_steps(rates, refine, again), held_at)})
+    return knees[""], [(rate, held) for _, rate, held in tried]
 
 
 def capped(knee: int, limit: int, most: int) -> list[str]:

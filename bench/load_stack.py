@@ -297,6 +297,26 @@ def print_cpu(
     print(line)
 
 
+def quiet(stack: Stack, most: float = 0.05, longest: float = 20.0, span: float = 2.5) -> float:
+    """Waits until the stack's servers (every part but this generator) have used under
+    ``most`` cores in each half-second of ``span`` seconds in a row, for at most ``longest``
+    seconds; returns the seconds waited. Run before each step: the standings job a step
+    leaves behind, or the WAL and statistics of a set-up, would otherwise run during the next
+    step, and with the two stacks' steps in turn that next step is often the other stack's.
+    ``span``: the standings job starts 2 s after the last result asked for it
+    (``jobs.GATHER_SECONDS``), so a shorter quiet can come before it."""
+    started, still = time.monotonic(), 0.0
+    while True:
+        before = cpu_by_part(stack)
+        time.sleep(0.5)
+        used = {name: cpu - before[name] for name, cpu in cpu_by_part(stack).items()}
+        busy = sum(cpu for name, cpu in used.items() if name not in ("generator", STOLEN)) / 0.5
+        still = still + 0.5 if busy < most else 0.0
+        waited = time.monotonic() - started
+        if still >= span or waited >= longest:
+            return waited
+
+
 def processor() -> str:
     for line in Path("/proc/cpuinfo").read_text().splitlines():
         if line.startswith("model name"):

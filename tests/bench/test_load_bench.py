@@ -267,6 +267,62 @@ def test_a_failed_step_is_run_again_before_its_rate_fails():
     ]
 
 
+def test_the_two_stacks_steps_run_in_turn_each_following_its_own_rates():
+    """A drift of the machine's speed during one stack's minutes went into the ratio when all
+    of Pegboard's steps ran before the limit's: in turn, it falls on both. Each search keeps
+    its own rates, runs again and halfway steps; the one that ends first leaves the other."""
+    order = []
+
+    def stack(name, limit):
+        def held_at(rate):
+            order.append((name, rate))
+            return rate <= limit
+
+        return load_gen.knee_steps([250, 310, 380, 470], refine=1, again=0), held_at
+
+    knees, tried = load_gen.interleaved({"pegboard": stack("pegboard", 300),
+                                         "limit": stack("limit", 1000)})  # fmt: skip
+    assert knees == {"pegboard": 280, "limit": 470}
+    assert order == [
+        ("pegboard", 250), ("limit", 250),
+        ("pegboard", 310), ("limit", 310),
+        ("pegboard", 280), ("limit", 380),  # Pegboard's halfway step; its search ends
+        ("limit", 470),
+    ]  # fmt: skip
+    assert [(name, rate) for name, rate, _ in tried] == order
+    assert ("pegboard", 310, False) in tried and ("limit", 470, True) in tried
+    # Alone, a search gives what it gave in turn.
+    alone, _ = load_gen.interleaved({"pegboard": stack("pegboard", 300)})
+    assert alone == {"pegboard": 280}
+
+
+def test_a_search_with_no_rates_has_a_knee_of_nothing():
+    knees, tried = load_gen.interleaved({"x": (load_gen.knee_steps([]), lambda rate: True)})
+    assert knees == {"x": 0} and tried == []
+
+
+class _Spinning:
+    """A stack of one part that keeps a core busy (its ``procs``, as ``load_stack.Stack``)."""
+
+    def __enter__(self):
+        spin = "while True: pass"
+        self.procs = {"web": subprocess.Popen([sys.executable, "-c", spin])}
+        return self
+
+    def __exit__(self, *exc):
+        self.procs["web"].kill()
+        self.procs["web"].wait()
+
+
+def test_a_step_waits_for_the_stack_to_be_quiet_but_not_forever():
+    """What the last step left running (a standings job, a set-up's WAL) counts as busy: the
+    next step waits for it, up to its longest wait; a quiet stack waits its span (2.5 s)."""
+    with _Spinning() as busy:
+        assert load_stack.quiet(busy, most=0.5, longest=4) >= 4
+        # Every part but the generator counts: as many cores as the machine has is never busy.
+        assert load_stack.quiet(busy, most=os.cpu_count() + 1, longest=8) < 4
+
+
 def test_a_step_prints_the_cores_the_hypervisor_took_apart_from_the_servers(capsys):
     """Steal (``/proc/stat``) is time no part of the stack used: printed on its own, never in
     the server's CPU a report."""
