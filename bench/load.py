@@ -211,10 +211,9 @@ def pegboard_step(stack: Stack, director, mode: str):
         count, started = step_count(rate), time.perf_counter()
         events, reports, everyone = step_events(director, rate, count, PLAYERS)
         statistics_settle(mode)
-        waited = quiet(stack)
+        set_up, waited = time.perf_counter() - started, quiet(stack)
         print(f"step {rate}/s: set-up {len(events)} event(s) of {PLAYERS} players "
-              f"({time.perf_counter() - started:.0f} s, untimed; the stack quiet "
-              f"{waited:.1f} s after it)")  # fmt: skip
+              f"({set_up:.0f} s, untimed; the stack quiet {waited:.1f} s after it)")  # fmt: skip
         # A new round: the phones are on their pages since an earlier one, at the pace the
         # server gives a field of this size (BENCH_STEP_PHONES=round), or open them (open).
         held = poll_seconds(event_id=events[0].pk) if STEP_PHONES == "round" else None
