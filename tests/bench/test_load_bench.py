@@ -318,9 +318,11 @@ def test_a_step_waits_for_the_stack_to_be_quiet_but_not_forever():
     """What the last step left running (a standings job, a set-up's WAL) counts as busy: the
     next step waits for it, up to its longest wait; a quiet stack waits its span (2.5 s)."""
     with _Spinning() as busy:
-        assert load_stack.quiet(busy, most=0.5, longest=4) >= 4
+        # A spinning process has more than a tenth of a core in every half-second, however
+        # busy the machine running the tests is.
+        assert load_stack.quiet(busy, most=0.1, longest=4) >= 4
         # Every part but the generator counts: as many cores as the machine has is never busy.
-        assert load_stack.quiet(busy, most=os.cpu_count() + 1, longest=8) < 4
+        assert load_stack.quiet(busy, most=os.cpu_count() + 1, longest=10) < 6
 
 
 def test_a_step_prints_the_cores_the_hypervisor_took_apart_from_the_servers(capsys):
