@@ -99,6 +99,7 @@ from load_gen import (  # noqa: E402  (bench/)
     settled_p99,
     submit,
 )
+from load_limit import LIMIT_PATHS, limit_start, limit_step  # noqa: E402  (bench/)
 from load_setup import (  # noqa: E402  (bench/)
     event_with_game,
     polled,
@@ -107,7 +108,6 @@ from load_setup import (  # noqa: E402  (bench/)
     step_events,
 )
 from load_stack import (  # noqa: E402
-    NAVIGATION_ACCEPT,
     Stack,
     causes,
     cpu_by_part,
@@ -238,64 +238,6 @@ def pegboard_step(stack: Stack, director, mode: str):
     return held_at
 
 
-def limit_step(stack: Stack):
-    """A function that runs one of the limit's steps at a rate and says whether it held."""
-    used = [0]
-
-    def held_at(rate: int) -> bool:
-        count = step_count(rate)
-        reports = [
-            (f"limit-{used[0] + n}", {"result": "won" if n % 2 else "lost", "margin": 1 + n % 60})
-            for n in range(count)
-        ]
-        used[0] += count
-        waited = quiet(stack)
-        record, cpu_before, clock = Record(), cpu_by_part(stack), time.monotonic()
-        offsets = arrivals(count, rate, random.Random(rate))
-        asyncio.run(
-            submit(stack.limit_port, reports, offsets, record, path="/limit/{}/", keyed=False)
-        )
-        print_cpu(cpu_before, cpu_by_part(stack), time.monotonic() - clock, count)
-        p99 = p(record.submissions, 99)
-        held = p99 <= TARGET_MS and not record.errors
-        print(f"limit step {rate}/s: {count} reports, p50 {p(record.submissions, 50):.0f} ms, "
-              f"p99 {p99:.0f} ms, {len(record.errors)} errors (the stack quiet {waited:.1f} s "
-              f"before it){'' if held else '  <- not held'}")  # fmt: skip
-        causes(record, stack, "limit")
-        return held
-
-    return held_at
-
-
-LIMIT_PATHS = {
-    "page": "/limit/standings/",
-    "open": "/limit/open/{token}/",
-    "poll": "/limit/poll/{token}/",
-}
-
-
-def limit_start(stack: Stack, event, everyone) -> None:
-    """The minimal endpoints' gunicorn, told what the product's burst answered: the phones'
-    pace for this field and the sizes of a live part and of the full standings page."""
-    from tournaments.selectors.live import poll_seconds
-
-    page = asyncio.run(fetch(stack.web_port, "GET", f"/events/{event.pk}/standings/",
-                             accept=NAVIGATION_ACCEPT))  # fmt: skip
-    live = asyncio.run(fetch(stack.web_port, "GET", f"/r/{everyone[0]}/?part=live"))
-    opened = asyncio.run(fetch(stack.web_port, "GET", f"/r/{everyone[0]}/",
-                               accept=NAVIGATION_ACCEPT))  # fmt: skip
-    stack.env.update(
-        LIMIT_POLL_SECONDS=str(poll_seconds(event_id=event.pk)),
-        LIMIT_PAGE_BYTES=str(len(page.body)),
-        LIMIT_LIVE_BYTES=str(len(live.body)),
-        LIMIT_OPEN_BYTES=str(len(opened.body)),
-    )
-    print(f"limit: paced every {stack.env['LIMIT_POLL_SECONDS']} s, a standings page of "
-          f"{len(page.body):,} bytes, a live part of {len(live.body):,}, a player's page of "
-          f"{len(opened.body):,}")  # fmt: skip
-    stack.start_limit()
-
-
 def limit_burst(stack: Stack, first_token: int) -> float:
     """The burst's phase on the minimal endpoints: as many phones polling from their first
     second, each posting one report at random over the same seconds, the same spectators.
@@ -393,7 +335,10 @@ def main() -> None:
                 knee_steps(rates(), REFINE, AGAIN),
                 pegboard_step(stack, event.director, mode),
             ),
-            "limit": (knee_steps(rates(), REFINE, AGAIN), limit_step(stack)),
+            "limit": (
+                knee_steps(rates(), REFINE, AGAIN),
+                limit_step(stack, step_count, TARGET_MS),
+            ),
         }
         if INTERLEAVE:
             knees, _ = interleaved(searches)
