@@ -11,6 +11,9 @@ from a manifest) on PostgreSQL (a throw-away copy of ``PEGBOARD_BENCH_DATABASE_U
   through ``config.wsgi`` as gunicorn calls it; both cards of each table in a random order (one
   card waits, the other verifies its table), as in ``bench/load.py``;
 - ``open``: a phone opening its player's page, ``GET /r/<link>/`` with Chromium's ``Accept``;
+- ``page``: a spectator's reload of the event's public standings page (``GET
+  /events/<id>/standings/``, no cookie), as ``bench/load.py``'s 200 spectators send it: after
+  the first, each is answered with the rendering kept for the standings' version;
 - ``limit_report``: the stack's own limit's report (``bench/limit_app``: a token looked up, one
   row inserted, a small JSON 201), the same way.
 
@@ -31,10 +34,11 @@ one in a couple of seconds of a burst do). The last-heard times, which a thread 
 second, are written once after each run (a second is a few requests under valgrind, not a few
 hundred). The caches the workers share are a Redis server of the bench's own, as in production.
 
-Last line: ``instructions: requests=<N> report_m=<M> open_m=<M> limit_report_m=<M>
-report_ratio=<limit/report> postgres_report_ms=<ms> postgres_limit_ms=<ms>`` (M: millions of
-instructions a request). Environment: ``BENCH_REQUESTS`` (200), ``PEGBOARD_BENCH_DATABASE_URL``,
-``BENCH_KINDS`` (all three; e.g. ``report``: that kind's line alone, a try-out in minutes).
+Last line: ``instructions: requests=<N> report_m=<M> open_m=<M> page_m=<M>
+limit_report_m=<M> report_ratio=<limit/report> postgres_report_ms=<ms> postgres_limit_ms=<ms>``
+(M: millions of instructions a request). Environment: ``BENCH_REQUESTS`` (200),
+``PEGBOARD_BENCH_DATABASE_URL``, ``BENCH_KINDS`` (all four; e.g. ``report``: that kind's line
+alone, a try-out in minutes).
 Needs valgrind (``apt-get install valgrind``; ``make bench-instructions`` installs it).
 """
 
@@ -56,7 +60,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 REQUESTS = int(os.environ.get("BENCH_REQUESTS", 200))
-ALL_KINDS = ("report", "open", "limit_report")
+ALL_KINDS = ("report", "open", "page", "limit_report")
 # BENCH_KINDS=report: only those kinds, to try a change in a few minutes (no last line).
 KINDS = tuple(
     k for k in ALL_KINDS if k in os.environ.get("BENCH_KINDS", ",".join(ALL_KINDS)).split(",")
@@ -163,6 +167,9 @@ def child(kind: str, count: int, setup: str) -> None:
             environ = _environ("POST", f"/api/v1/report/{token}/", json.dumps(given).encode(),
                                "*/*", **key)  # fmt: skip
             _call(application, environ, 201)
+        elif kind == "page":
+            page = f"/events/{event_id}/standings/"
+            _call(application, _environ("GET", page, b"", NAVIGATION), 200)
         else:
             _call(application, _environ("GET", f"/r/{everyone[n]}/", b"", NAVIGATION), 200)
     heard.heard_flush()
@@ -268,7 +275,8 @@ def main() -> None:
         return
     print(
         f"instructions: requests={REQUESTS} report_m={figures['report']:.2f} "
-        f"open_m={figures['open']:.2f} limit_report_m={figures['limit_report']:.2f} "
+        f"open_m={figures['open']:.2f} page_m={figures['page']:.2f} "
+        f"limit_report_m={figures['limit_report']:.2f} "
         f"report_ratio={figures['limit_report'] / figures['report']:.2f} "
         f"postgres_report_ms={ms['report']} postgres_limit_ms={ms['limit_report']}"
     )
