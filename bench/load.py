@@ -20,16 +20,17 @@ database whose statistics were never gathered); the run prints which.
 
 1. Burst: game 1's card lines (both cards of every table) are posted to
    ``POST /api/v1/report/<token>/``, each with its own ``Idempotency-Key`` as the player's page
-   sends it, at random over ``BENCH_BURST_SECONDS``, while 200
-   spectators each fetch the public standings page every 5 s (a full page, the heavier case)
-   and every player's phone opens its page (the whole page, which says which version of its
-   live part it holds) and then polls that part as ``static/js/live.js`` does (at the pace the
-   server gives, with the last ETag it got). Measured: latencies, errors (an answer that is not
-   201 for a report, 200/304 for a page, or none within 30 s), pages and polls answered after
-   the same client's next one was due (late) or not answered when the phase ended
-   (outstanding), and
-   the standings lag (from the last report's answer until the public standings show every
-   verified line). Then the database: every line stored, every table verified.
+   sends it, at random over ``BENCH_BURST_SECONDS``, while 200 spectators each fetch the public
+   standings page every 5 s (a full page, the heavier case; every request says, as Chromium's
+   do, that it unpacks gzip, and the page comes compressed; the bench unpacks only the bodies
+   it reads) and every player's phone opens its page (the whole page, which says which version
+   of its live part it holds) and then polls that part as ``static/js/live.js`` does (at the
+   pace the server gives, with the last ETag it got). Measured: latencies, errors (an answer
+   that is not 201 for a report, 200/304 for a page, or none within 30 s), pages and polls
+   answered after the same client's next one was due (late) or not answered when the phase
+   ended (outstanding), and the standings lag (from the last report's answer until the public
+   standings show every verified line). Then the database: every line stored, every table
+   verified.
 2. Burst, the limit: the same phase on the minimal endpoints of ``bench/limit_app`` (a report,
    a phone's poll and a spectator's page at their least, paced and sized as the product's
    answers were): as many phones polling from their first second, one report each, the same

@@ -70,11 +70,11 @@ def limit_start(stack: Stack, event, everyone) -> None:
                                accept=NAVIGATION_ACCEPT))  # fmt: skip
     stack.env.update(
         LIMIT_POLL_SECONDS=str(poll_seconds(event_id=event.pk)),
-        LIMIT_PAGE_BYTES=str(len(page.body)),
-        LIMIT_LIVE_BYTES=str(len(live.body)),
-        LIMIT_OPEN_BYTES=str(len(opened.body)),
+        LIMIT_PAGE_BYTES=str(len(page.payload)),
+        LIMIT_LIVE_BYTES=str(len(live.payload)),
+        LIMIT_OPEN_BYTES=str(len(opened.payload)),
     )
     print(f"limit: paced every {stack.env['LIMIT_POLL_SECONDS']} s, a standings page of "
-          f"{len(page.body):,} bytes, a live part of {len(live.body):,}, a player's page of "
-          f"{len(opened.body):,}")  # fmt: skip
+          f"{len(page.payload):,} bytes as sent ({len(page.body):,} unpacked), a live part of "
+          f"{len(live.payload):,}, a player's page of {len(opened.payload):,}")  # fmt: skip
     stack.start_limit()

@@ -3,6 +3,7 @@ it was due, and a phone's next poll never waits for the last answer) and its lim
 does what a report must do at least, in one transaction of two statements."""
 
 import asyncio
+import gzip
 import json
 import os
 import random
@@ -377,3 +378,12 @@ def test_a_knee_at_the_highest_rate_tried_is_said_to_be_only_a_bound():
     assert "Pegboard held" in note and "at least 1.25" in note
     (note,) = load_gen.capped(1000, 1000, 1000)
     assert "both stacks held" in note and "knee_ratio is unknown" in note
+
+
+def test_an_answer_is_read_as_a_browser_reads_it():
+    """A body the server compressed is unpacked when the bench reads it; what was sent (the
+    size the limit's page copies) stays as it came."""
+    page = b"<table>" + b"<tr><td>1</td></tr>" * 500 + b"</table>"
+    packed = Answer(200, {"content-encoding": "gzip"}, gzip.compress(page), 0.0)
+    assert packed.body == page and len(packed.payload) < len(page) / 10
+    assert Answer(200, {}, page, 0.0).body == page

@@ -11,19 +11,13 @@ from django.db import connection
 from django.test import override_settings
 from django.test.utils import CaptureQueriesContext
 
-from tournaments.models import Game, Notice, Table
+from tournaments.models import Game, Notice
 from tournaments.selectors.live import entry_version, event_version, public_version
 from tournaments.services.pairings import game_pairings_request, game_publish
 from tournaments.services.results import card_line_report, game_close
 from tournaments.services.withdrawals import entry_withdraw
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def table(event_in_play):
-    event = event_in_play(10)
-    return Table.objects.get(game__event=event, game__number=1, number=1)
 
 
 def _part(client, entry, etag=None):
@@ -126,24 +120,6 @@ def test_polls_of_one_event_share_its_part_of_the_version(client, table):
         # What is the player's own still shows at once; only the shared part waits.
         card_line_report(seat=table.seats.get(entry=b), won=False, spread=12)
         assert _part(client, a, etags[a.pk]).status_code == 200
-    caches["live"].clear()
-
-
-@pytest.fixture
-def standings_page(table, monkeypatch):
-    """The published event's standings address, and a list counting its renderings."""
-    from tournaments.views import standings as standings_view
-
-    event = table.game.event
-    event.published = True
-    event.save(update_fields=["published"])
-    caches["live"].clear()
-    calls = []
-    real = standings_view.standings_table
-    monkeypatch.setattr(
-        standings_view, "standings_table", lambda **kw: calls.append(1) or real(**kw)
-    )
-    yield f"/events/{event.pk}/standings/", calls
     caches["live"].clear()
 
 
