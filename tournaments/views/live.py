@@ -11,7 +11,7 @@ web workers (``rendered_once``): a 1,024-row standings page takes a worker 40-12
 snapshot made a new version each of the three workers rendered it, at about the same moment, as
 the spectators asked. A kept rendering of 1 kB or more is also kept gzip-compressed, made once
 with it, and sent so to a browser that accepts gzip (every browser does): a 1,024-row standings
-page is 336 kB as it is and about 30 kB compressed, on a venue's Wi-Fi and on every spectator's
+page is 343 kB as it is and 8 kB compressed, on a venue's Wi-Fi and on every spectator's
 phone plan. Compressing it at each request (Django's ``GZipMiddleware``) would cost more than
 sending it: it is done once per version. The page is the same for every anonymous visitor (a
 rendering that set a cookie or showed a message is not kept), so it carries no secret for a
