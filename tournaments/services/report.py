@@ -6,9 +6,8 @@ is the same report as ``services.results.card_line_report`` (the same rules: ``r
 the engine's line, ``agreed_lines``; the same lock), run as:
 
 1. one statement finds the link's entry, its current seat, the game, the event and the table, and
-   locks the table's row (``FOR UPDATE OF`` the table); on PostgreSQL the same statement reads
-   the table's seats, their players' names and current lines (elsewhere a statement of its
-   own, after the lock);
+   locks the table's row (``FOR UPDATE OF`` the table); on PostgreSQL it also reads the table's
+   seats, their players' names and current lines (elsewhere a statement after the lock);
 2. one inserts the new line, and the two verified lines when the cards now agree, returning their
    ids (a line reported again first retires the old one: one more);
 3. when the game is verified, the table's update goes in that same statement on PostgreSQL (a
@@ -68,10 +67,8 @@ REPORTED, VERIFIED = CardLine.Kind.REPORTED, CardLine.Kind.VERIFIED
 
 
 # What a report reads of the link's entry, game and event (the rules' settings, a doubles
-# event's style, a withdrawal): the event's other ~40 columns (its money, sanctioning and
-# playoff settings) are neither sent by the database nor made into Python values at every
-# report. Another field read on this path would cost a query of its own; the statement
-# counts in tests/tournaments/results/test_submission_queries.py would show it.
+# event's style, a withdrawal), not the event's other ~40 columns. Another field read on this
+# path would cost a query of its own (tests/tournaments/results/test_submission_queries.py).
 _LOCKED_FIELDS = (
     "position",
     "table",
@@ -181,6 +178,8 @@ def report_by_link(
             saved = _report(token, won, spread, game_number, key, print_, status)
         except TableChanged:  # the other card came in while this one waited: decided again
             saved = _report(token, won, spread, game_number, key, print_, status, False)
+        if isinstance(saved, _Refused):
+            raise saved.error
     except (IntegrityError, ServiceError):
         replay = kept_replay_by_link(token=token, key=key, print_=print_) if key else None
         if replay is None:
@@ -196,8 +195,18 @@ def kept_replay_by_link(*, token: str, key: str, print_: str) -> Answer | None:
     return kept_replay(entry_id=entry_id, key=key, print_=print_) if entry_id else None
 
 
-def _still_saved(saved: _Saved | None) -> _Saved | None:
-    """After a commit in doubt: the attempt's answer if its line is stored."""
+@dataclass(frozen=True)
+class _Refused:
+    """A refusal decided before any write, committed: at a ``ROLLBACK`` psycopg forgets every
+    prepared statement, which would then be parsed and planned again (~0.5 ms, five times)."""
+
+    error: ServiceError
+
+
+def _still_saved(saved: _Saved | _Refused | None) -> _Saved | _Refused | None:
+    """After a commit in doubt: the attempt's answer if its line is stored; a refusal stands."""
+    if isinstance(saved, _Refused):
+        return saved
     if saved is not None and saved.replayed:
         return saved
     if saved is None or not CardLine.objects.filter(pk=saved.line_id).exists():
@@ -208,7 +217,7 @@ def _still_saved(saved: _Saved | None) -> _Saved | None:
 @retry_on_conflict(saved=_still_saved)
 def _report(
     token, won, spread, game_number, key, print_, status, read_with_lock=True
-) -> _Saved | None:
+) -> _Saved | _Refused | None:
     seat = _LOCKED_SEAT.first(token, key or "")
     if seat is None:
         return None
@@ -219,9 +228,12 @@ def _report(
         return None
     table, entry = seat.table, seat.entry
     table.game = seat.game
-    report_allowed(seat, table, game_number, by_player=True)
-    line, _ = line_preview(event=seat.game.event, won=won, spread=spread)
-    line = line_checked(seat, line)
+    try:
+        report_allowed(seat, table, game_number, by_player=True)
+        line, _ = line_preview(event=seat.game.event, won=won, spread=spread)
+        line = line_checked(seat, line)
+    except ServiceError as refusal:  # nothing written yet: committed, not rolled back
+        return _Refused(refusal)
     entry_link_used(entry=entry)
     names, reported, verified, retire, current = {}, {}, False, None, []
     cards = getattr(seat, "cards", None) if read_with_lock else None

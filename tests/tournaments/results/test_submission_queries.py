@@ -292,3 +292,27 @@ def test_the_lines_read_with_the_lock_are_the_separate_reads_rows(client, event_
             a.entry.player.name,
             b.entry.player.name,
         }
+
+
+def test_a_refused_report_commits_and_keeps_the_prepared_statements(client, event_in_play):
+    """A refusal decided before any write (here: the page showed another game) ends its
+    transaction with a commit, not a rollback: at a ROLLBACK (a ROLLBACK TO SAVEPOINT too)
+    psycopg forgets every prepared statement of the connection, and the worker's next reports
+    would parse and plan each of them again."""
+    _, a, b = _seats(event_in_play(10))
+    _statements(client, a, {"result": "won", "margin": 12})  # the locked read is prepared
+    with CaptureQueriesContext(connection) as queries:
+        answer = client.post(
+            f"/api/v1/report/{b.entry.report_token}/",
+            {"result": "lost", "margin": 12, "game": 2},
+            content_type="application/json",
+        )
+    assert answer.status_code == 400 and b"game" in answer.content, answer.content
+    sql = [q["sql"] for q in queries.captured_queries]
+    assert not [s for s in sql if "ROLLBACK" in s], sql
+    assert not CardLine.objects.filter(seat=b).exists()
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT statement FROM pg_prepared_statements")
+            prepared = [row[0] for row in cursor.fetchall()]
+        assert any("FOR UPDATE" in statement for statement in prepared)
