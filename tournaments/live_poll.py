@@ -50,6 +50,12 @@ def host_allowed(environ) -> bool:
     return bool(domain) and validate_host(domain, settings.ALLOWED_HOSTS)
 
 
+def etag_held(etag: str, if_none_match: str) -> bool:
+    """Whether an ``If-None-Match`` header names ``etag`` (a strong one, ``"..."``). The
+    comparison is weak (RFC 9110 13.1.2): a compressed answer's ``W/"..."`` matches too."""
+    return etag in {tag.removeprefix("W/") for tag in parse_etags(if_none_match)}
+
+
 def _secure_enough(environ) -> bool:
     """False when Django would redirect this request to HTTPS instead of answering it."""
     if not settings.SECURE_SSL_REDIRECT:
@@ -80,7 +86,7 @@ def _not_modified(environ) -> tuple[str, float] | None:
         return None
     heard_record(token=match.group(1))
     etag = f'"{found[0]}"'
-    if etag in parse_etags(asked):
+    if etag_held(etag, asked):
         return etag, found[1]
     environ[VERSION_KEY] = found
     return None

@@ -20,15 +20,16 @@ compression side channel (BREACH) to guess.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 from django.core.cache import caches
 from django.http import HttpResponse, HttpResponseNotModified
+from django.middleware.gzip import re_accepts_gzip
 from django.shortcuts import render
-from django.utils.cache import parse_etags, patch_vary_headers
+from django.utils.cache import patch_vary_headers
 from django.utils.text import compress_string
 
+from tournaments.live_poll import etag_held
 from tournaments.throttles import FailOpen
 
 # A kept rendering is found by its version, so it is never stale; this only frees the memory
@@ -45,16 +46,14 @@ _newest: dict[str, str] = {}
 NEWEST_LIMIT = 1000
 # A kept rendering this size or larger is kept compressed too (a smaller one gains too little).
 GZIP_FROM = 1024
-ACCEPTS_GZIP = re.compile(r"\bgzip\b")  # as Django's GZipMiddleware reads the header
 
 
 def live_part(
     request, *, version: str, render: Callable[[], HttpResponse], private: bool = True
 ) -> HttpResponse:
     etag = f'"{version}"'
-    # If-None-Match compares weakly (RFC 9110 13.1.2): a compressed answer's W/"..." matches.
-    held = {tag.removeprefix("W/") for tag in parse_etags(request.headers.get("If-None-Match", ""))}
-    response = HttpResponseNotModified() if etag in held else render()
+    held = etag_held(etag, request.headers.get("If-None-Match", ""))
+    response = HttpResponseNotModified() if held else render()
     response.setdefault("ETag", etag)  # a rendering of an earlier version carries its own
     response["Cache-Control"] = "private, no-cache" if private else "no-cache"
     return response
@@ -141,7 +140,7 @@ def kept_response(request, version: str, kept: tuple) -> HttpResponse:
     depending on ``Accept-Encoding`` for any cache between. A rendering kept before the
     compressed copy was (two items) is sent as it is."""
     content, content_type, packed = (*kept, None)[:3]
-    accepts = ACCEPTS_GZIP.search(request.META.get("HTTP_ACCEPT_ENCODING", ""))
+    accepts = re_accepts_gzip.search(request.META.get("HTTP_ACCEPT_ENCODING", ""))
     if packed is not None and accepts:
         response = HttpResponse(packed, content_type=content_type)
         response["Content-Encoding"] = "gzip"

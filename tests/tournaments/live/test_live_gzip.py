@@ -102,3 +102,10 @@ def test_a_signed_in_visitors_page_is_not_compressed(client, table, standings_pa
     mine = client.get(url, **CHROMIUM)
     assert mine.status_code == 200 and not mine.has_header("Content-Encoding")
     assert mine["Cache-Control"] == "private, no-cache"
+
+
+def test_if_none_match_compares_weakly_for_pages_and_polls_alike():
+    from tournaments.live_poll import etag_held
+
+    assert etag_held('"v1"', 'W/"v1"') and etag_held('"v1"', '"v0", "v1"')
+    assert not etag_held('"v1"', 'W/"v2"') and not etag_held('"v1"', "")
