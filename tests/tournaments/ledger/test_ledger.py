@@ -102,28 +102,32 @@ def test_a_correction_re_finalises_and_keeps_the_old_rows(
     event = finished_event()
     _finalise(event, django_capture_on_commit_callbacks)
     top = PlayoffSeed.objects.get(playoff__event=event, seed=1).entry_id
-    # A win over a player below the cut: the correction leaves the bracket as it is (a win
-    # over a qualifier or the high non-qualifier may move a seed, and is refused once the
-    # playoff has games; the event's results are random).
+    # A win over a player below the cut, a game point up or down, that leaves the bracket as it
+    # is (a change that moves a seed or the high non-qualifier is refused once the playoff has
+    # games). The pairings vary from run to run, and so which of the top seed's wins were
+    # skunks (the fixture's spread of 31 in odd games) and whom they were over.
     playoff = Playoff.objects.get(event=event)
     around_the_cut = {*playoff.seeds.values_list("entry_id", flat=True)}
     around_the_cut.add(playoff.high_non_qualifier_id)
-    # Its win a game point up or down (a plain win made a skunk, or a skunk a plain win: the
-    # pairings, and so which of its wins were skunks, vary from run to run).
+    gp = {row.entry_id: row.game_points for row in standings_live(event=event).rows}
+    second = PlayoffSeed.objects.get(playoff=playoff, seed=2).entry_id
     wins = CardLine.objects.filter(
         seat__entry_id=top, kind="verified", current=True, game_points__in=(2, 3)
     ).select_related("seat__table")
-    win, other = next(
-        (line, opponent)
-        for line in wins
-        for opponent in line.seat.table.seats.exclude(entry_id=top)
-        if opponent.entry_id not in around_the_cut
-    )
-    won, lost, step = (
-        (EngineLine(3, 40, 0), EngineLine(0, 0, 40), 1)
-        if win.game_points == 2
-        else (EngineLine(2, 10, 0), EngineLine(0, 0, 10), -1)
-    )
+    choices = []
+    for line in wins:
+        for opponent in line.seat.table.seats.exclude(entry_id=top):
+            if opponent.entry_id in around_the_cut:
+                continue
+            if line.game_points == 2:  # made a skunk: the opponent only falls
+                choices.append((0, line, opponent, EngineLine(3, 40, 0), EngineLine(0, 0, 40), 1))
+            elif (  # a skunk made a plain win: the opponent's spread rises, the top seed's GP falls
+                gp[opponent.entry_id] < gp[playoff.high_non_qualifier_id]
+                and gp[top] - 1 > gp[second]
+            ):
+                choices.append((1, line, opponent, EngineLine(2, 10, 0), EngineLine(0, 0, 10), -1))
+    assert choices, "the top seed has no win that a correction could change without the bracket"
+    _, win, other, won, lost, step = min(choices, key=lambda choice: (choice[0], choice[1].pk))
     before = MrpAward.objects.get(event=event, entry_id=top, current=True).points
     with django_capture_on_commit_callbacks(execute=True):
         table_correct(
