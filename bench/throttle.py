@@ -7,13 +7,14 @@ worker, a Redis server of its own that also keeps the limits' counts, PostgreSQL
 phone, the 200 spectators and 5 phones left open on links that do not work (a mistyped or
 replaced link, polled every 3.5-4 s like any page) all come from ONE address, 127.0.0.1.
 
-1. Quiet: game 1's 1,024 reports over ``BENCH_BURST_SECONDS`` (60) while every player's
-   page polls its live part (``If-None-Match``, 304 while unchanged) and the spectators reload
-   the standings page every 5 s.
-2. Flood: the same with game 2, and during the reports two bad clients, each a process of
-   its own (bench/flood.py) that never waits for ``Retry-After``: 40 connections asking the
-   1,000-row standings API (``/api/v1/events/<id>/standings/``) again and again from
-   127.0.0.2, and one connection guessing private links at full speed from 127.0.0.3.
+1. Quiet: game 1's 1,024 reports over ``BENCH_BURST_SECONDS`` (60) while every player opens
+   their page and polls its live part (``If-None-Match``, 304 while unchanged) and the
+   spectators reload the standings page every 5 s, as in bench/load.py's burst.
+2. Flood: the same in a second event of 1,024 players, and during the reports two bad
+   clients, each a process of its own (bench/flood.py) that never waits for ``Retry-After``:
+   40 connections asking the 1,000-row standings API (``/api/v1/events/<id>/standings/``)
+   again and again from 127.0.0.2, and one connection guessing private links at full speed
+   from 127.0.0.3.
 
 Between the phases, what each kind of request costs the web process in CPU time, limits on and
 off (bench/throttle_costs.py): figures a busy machine hardly changes. Printed per phase: the
@@ -46,9 +47,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import load  # noqa: E402  (bench/load.py: sets up Django with production settings)
 from django.conf import settings  # noqa: E402
 from django.db import connection  # noqa: E402
-from load import BURST_SECONDS  # noqa: E402
-from load_gen import POLL_EVERY, Record, p  # noqa: E402
-from load_stack import ROOT, Stack, cpu_by_part, fetch, print_cpu  # noqa: E402
+from load import BURST_SECONDS, PLAYERS  # noqa: E402
+from load_gen import POLL_EVERY, TIMEOUT, Record, p  # noqa: E402
+from load_setup import event_with_game, statistics_settle  # noqa: E402
+from load_stack import (  # noqa: E402
+    ROOT,
+    Stack,
+    causes,
+    cpu_by_part,
+    fetch,
+    print_cpu,
+    stop_on_terminate,
+)
 from throttle_costs import measure, print_costs  # noqa: E402
 
 from tournaments.models import CardLine  # noqa: E402
@@ -68,9 +78,15 @@ async def stale_phones(port: int, record: Record, stop: asyncio.Event) -> None:
     async def phone(link: str) -> None:
         await asyncio.sleep(secrets.randbelow(4000) / 1000)
         while not stop.is_set():
-            answer = await load._safe(fetch(port, "GET", f"/r/{link}/?part=live"), record, "dead")
-            if answer and answer.status != 404:
-                record.errors.append(f"dead link {answer.status}: {answer.body[:200]!r}")
+            try:
+                answer = await asyncio.wait_for(
+                    fetch(port, "GET", f"/r/{link}/?part=live"), TIMEOUT
+                )
+            except (TimeoutError, OSError) as exc:
+                record.errors.append(f"dead link: {type(exc).__name__}: {exc}")
+            else:
+                if answer.status != 404:
+                    record.errors.append(f"dead link {answer.status}: {answer.body[:200]!r}")
             await asyncio.sleep(POLL_EVERY + secrets.randbelow(500) / 1000)
 
     await asyncio.gather(*(phone(secrets.token_urlsafe(24)) for _ in range(STALE_PHONES)))
@@ -100,23 +116,22 @@ def stop_bad_clients(stack: Stack) -> dict[str, dict]:
     return results
 
 
-async def phase(stack: Stack, event_id: int, reports, flood: bool):
-    """One game's reports with the room polling; with ``flood``, the bad clients too."""
-    port, record, stop = stack.web_port, Record(), asyncio.Event()
-    etags, opening = await load.open_pages(port, [token for token, _ in reports])
-    print(f"  (untimed: {len(etags)} players' pages opened in {opening:.0f} s)")
-    watchers = asyncio.create_task(load.watch(port, event_id, etags, record, stop))
-    dead = asyncio.create_task(stale_phones(port, record, stop))
-    await asyncio.sleep(POLL_EVERY * 8 / 7)  # every page open and polling first
+async def phase(stack: Stack, event_id: int, reports, everyone, flood: bool):
+    """One game's reports over ``BURST_SECONDS`` with the room as bench/load.py's burst has it
+    (every phone opens its page and polls, the spectators reload) and the stale phones; with
+    ``flood``, the bad clients too."""
+    port, stale, stop = stack.web_port, Record(), asyncio.Event()
+    dead = asyncio.create_task(stale_phones(port, stale, stop))
     if flood:
         start_bad_clients(stack, event_id)
         await asyncio.sleep(1)  # the bad clients started (a Python process each)
     cpu_before, clock = cpu_by_part(stack), time.monotonic()
-    await load.submit_all(port, reports, BURST_SECONDS, record)
+    record, _ = await load.phase(port, event_id, reports, len(reports) / BURST_SECONDS, everyone)
     print_cpu(cpu_before, cpu_by_part(stack), time.monotonic() - clock)
     bad = stop_bad_clients(stack) if flood else {}
     stop.set()
-    await asyncio.gather(watchers, dead)
+    await dead
+    record.errors += stale.errors
     return record, bad
 
 
@@ -133,7 +148,7 @@ def report_phase(name: str, record: Record, bad: dict, stack: Stack) -> int:
         per_s = result["requests"] / max(result["seconds"], 0.1)
         print(f"  {who}: {result['requests']} requests ({per_s:.0f}/s), answers "
               f"{result['statuses']}, first 429 after {result['first_429_s']} s")  # fmt: skip
-    load.causes(record, stack)
+    causes(record, stack)
     return room_429
 
 
@@ -154,29 +169,35 @@ def main() -> None:
     }
     from django.test.utils import setup_test_environment
 
+    stop_on_terminate()  # a kill cleans up as a finished run does
     setup_test_environment()
     old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
     stack = Stack()
     try:
-        event, director = load.build_event()
-        games = [load.publish(event, director, 1)]
-        with connection.cursor() as cursor:
-            cursor.execute("ANALYZE")
+        # Two events of the burst's size: the quiet phase's game 1, then the flooded one's.
+        statistics_settle("analyzed", before_setup=True)
+        rooms = [event_with_game(None, f"Throttle {name}", PLAYERS) for name in ("quiet", "flood")]
+        statistics_settle("analyzed")
         stack.start()
         print(f"stack: gunicorn, a Celery worker, Redis (also the limits' counts), PostgreSQL; "
               f"{os.cpu_count()} cores shared with the load generator; limits: anonymous API "
               f"reads {rates['anon']}, unknown links {rates['link_misses']}; room: "
-              f"{load.PLAYERS} players, {load.SPECTATORS} spectators")  # fmt: skip
-        quiet, _ = asyncio.run(phase(stack, event.pk, games[0], flood=False))
+              f"{PLAYERS} players, {load.SPECTATORS} spectators")  # fmt: skip
+        (quiet_event, quiet_reports, quiet_everyone), flood_room = rooms
+        quiet, _ = asyncio.run(phase(stack, quiet_event.pk, quiet_reports, quiet_everyone, False))
         room_429 = report_phase("quiet", quiet, {}, stack)
-        print_costs(measure(stack, event.pk, games[0][0][0]))
-        games.append(load.publish(event, director, 2))
-        flooded, bad = asyncio.run(phase(stack, event.pk, games[1], flood=True))
+        print_costs(measure(stack, quiet_event.pk, quiet_reports[0][0]))
+        flood_event, flood_reports, flood_everyone = flood_room
+        flooded, bad = asyncio.run(
+            phase(stack, flood_event.pk, flood_reports, flood_everyone, True)
+        )
         room_429 += report_phase("flood", flooded, bad, stack)
         stored = CardLine.objects.filter(
-            seat__game__event=event, seat__game__number__in=[1, 2], kind="reported", current=True
-        ).count()
-        print(f"  database: {stored} of {sum(map(len, games))} reported lines stored")
+            seat__game__event__in=[quiet_event, flood_event], seat__game__number=1,
+            kind="reported", current=True,
+        ).count()  # fmt: skip
+        sent = len(quiet_reports) + len(flood_reports)
+        print(f"  database: {stored} of {sent} reported lines stored")
     finally:
         for name in ("flood", "guesser"):
             if name in stack.procs:
