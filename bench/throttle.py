@@ -1,9 +1,9 @@
 """Benchmark: the limits (tournaments/throttles.py) on the production stack.
 ``python bench/throttle.py`` (``--unthrottled`` to compare).
 
-The stack and the event are bench/load.py's (gunicorn with production settings, a Celery
+The stack and the events are bench/load.py's (gunicorn with production settings, a Celery
 worker, a Redis server of its own that also keeps the limits' counts, PostgreSQL at
-``PEGBOARD_BENCH_DATABASE_URL``; 1,024 checked-in players). The room is one venue: every
+``PEGBOARD_BENCH_DATABASE_URL``; events of 1,024 checked-in players). The room is one venue: every
 phone, the 200 spectators and 5 phones left open on links that do not work (a mistyped or
 replaced link, polled every 3.5-4 s like any page) all come from ONE address, 127.0.0.1.
 
@@ -66,6 +66,7 @@ from tournaments.models import CardLine  # noqa: E402
 # The room's spectators (bench/load.py's 200 by default): fewer lets a busy machine serve the
 # room at all, so that what the flood adds can be seen.
 load.SPECTATORS = int(os.environ.get("BENCH_SPECTATORS", load.SPECTATORS))
+load.POLLING = True  # the room's phones always poll here (BENCH_POLLING is load.py's)
 STALE_PHONES = 5
 FLOOD_CONNECTIONS = 40
 FLOOD_FROM, GUESS_FROM = "127.0.0.2", "127.0.0.3"
@@ -175,7 +176,6 @@ def main() -> None:
     stack = Stack()
     try:
         # Two events of the burst's size: the quiet phase's game 1, then the flooded one's.
-        statistics_settle("analyzed", before_setup=True)
         rooms = [event_with_game(None, f"Throttle {name}", PLAYERS) for name in ("quiet", "flood")]
         statistics_settle("analyzed")
         stack.start()

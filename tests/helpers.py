@@ -230,7 +230,8 @@ def play_game(event, number, *, strength):
     for table in Table.objects.filter(game__event=event, game__number=number):
         a, b = table.seats.order_by("position")
         winner, loser = sorted((a, b), key=lambda seat: strength[seat.entry_id])
-        spread = 30 - strength[winner.entry_id] * 2 + number % 2  # never a skunk, rarely equal
+        # Plain wins (2 game points), but for the strongest player in odd games: 31, a skunk (3).
+        spread = 30 - strength[winner.entry_id] * 2 + number % 2
         card_line_report(seat=winner, won=True, spread=spread)
         card_line_report(seat=loser, won=False, spread=spread)
     game_close(game=Game.objects.get(event=event, number=number), user=event.director)
