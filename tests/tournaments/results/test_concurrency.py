@@ -150,7 +150,12 @@ def test_a_report_that_waited_for_its_table_sees_the_line_saved_meanwhile(
         thread.start()
     with connection.cursor() as cursor:  # until a's report waits for the table's lock
         for _ in range(500):
-            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'")
+            # This test's database only: another test run in parallel (pytest -n) may wait for
+            # a lock of its own, and seen here it let b's card commit before a's report began.
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND wait_event_type = 'Lock'"
+            )
             if cursor.fetchone()[0]:
                 mine_waits.set()
                 break
