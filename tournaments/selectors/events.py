@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from django.db.models import Count, Q, QuerySet, Sum
@@ -49,7 +50,15 @@ SCORING_FIELDS = tuple(_SCORING.values())
 
 
 def event_scoring_settings(*, event: Event) -> ScoringSettings:
-    return ScoringSettings(**{name: getattr(event, field) for name, field in _SCORING.items()})
+    return _scoring_settings(*(getattr(event, field) for field in SCORING_FIELDS))
+
+
+@functools.lru_cache(maxsize=256)
+def _scoring_settings(*values) -> ScoringSettings:
+    """The engine's settings for these values of ``SCORING_FIELDS``, made and checked once per
+    process (they are frozen: one shared by every event that plays by them). A report asked
+    for them three times, each made and checked anew."""
+    return ScoringSettings(**dict(zip(_SCORING, values, strict=True)))
 
 
 def event_judges_needed(*, event: Event) -> int:

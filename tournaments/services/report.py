@@ -305,44 +305,59 @@ def _lines_insert(
     in it. The same statement returns the table's current lines as they are now, after the
     lock; if they differ, ``TableChanged`` is raised (the transaction is then rolled back and
     the report decided again on lines read after the lock)."""
-    if connection.vendor != "postgresql":
+    db = connections[DEFAULT_DB_ALIAS]
+    if db.vendor != "postgresql":
         CardLine.objects.bulk_create(lines)
         if verified is not None:
             verified.save(update_fields=["status", "verified_at"])
         if kept is not None:
             kept.save(force_insert=True)
         return
-    quote, meta = connection.ops.quote_name, Table._meta
-    parts, values = [], []
+    values = []
     if read is not None:
+        values.append(read[0])
+    if verified is not None:
+        values += [verified.status, verified.verified_at, verified.pk]
+    if kept is not None:
+        values += _insert_sql([kept])[1]
+    values += _insert_sql(lines, returning=True)[1]
+    sql = _write_sql(read is not None, verified is not None, kept is not None, len(lines))
+    ids = prepared_rows(sql, tuple(values))
+    if read is not None and (ids[0][1] or []) != read[1]:
+        raise TableChanged
+    for line, (pk, *_) in zip(lines, ids, strict=True):
+        line.pk = pk
+        line._state.adding, line._state.db = False, db.alias
+
+
+@functools.cache
+def _write_sql(read: bool, verified: bool, kept: bool, lines: int) -> str:
+    """``_lines_insert``'s statement on PostgreSQL for one shape (whether it checks the lines
+    read, writes the table's new status and keeps an answer; how many lines), made once per
+    process: building it at every report was a twentieth of the report's own Python. Its
+    parameters, in order: the table's id (``read``); the status, the time and the table's id
+    (``verified``); the kept answer's fields; the lines' fields."""
+    quote, meta = connection.ops.quote_name, Table._meta
+    parts = []
+    if read:
         parts.append(
             f"now AS (SELECT array_agg(l.id ORDER BY l.id) AS ids FROM {_db_table(CardLine)} l"
             f" JOIN {_db_table(Seat)} s ON s.id = l.seat_id WHERE s.table_id = %s AND l.current)"
         )
-        values.append(read[0])
-    if verified is not None:
+    if verified:
         parts.append(
             f"verified AS (UPDATE {quote(meta.db_table)} SET "
             f"{quote(meta.get_field('status').column)} = %s, "
             f"{quote(meta.get_field('verified_at').column)} = %s "
             f"WHERE {quote(meta.pk.column)} = %s RETURNING 1)"
         )
-        values += [verified.status, verified.verified_at, verified.pk]
-    if kept is not None:
-        sql, params = _insert_sql([kept])
+    if kept:
+        sql, _ = _insert_shape(KeptAnswer, 1, False, connection.vendor)
         parts.append(f"kept AS ({sql} RETURNING 1)")
-        values += params
-    sql, params = _insert_sql(lines, returning=True)
-    if read is not None:
+    sql, _ = _insert_shape(CardLine, lines, True, connection.vendor)
+    if read:
         sql += ", (SELECT ids FROM now)"
-    if parts:
-        sql = f"WITH {', '.join(parts)} {sql}"
-    ids = prepared_rows(sql, (*values, *params))
-    if read is not None and (ids[0][1] or []) != read[1]:
-        raise TableChanged
-    for line, (pk, *_) in zip(lines, ids, strict=True):
-        line.pk = pk
-        line._state.adding, line._state.db = False, connection.alias
+    return f"WITH {', '.join(parts)} {sql}" if parts else sql
 
 
 def _insert_sql(rows: list, returning: bool = False) -> tuple[str, list]:
