@@ -53,11 +53,12 @@ def event_scoring_settings(*, event: Event) -> ScoringSettings:
     return _scoring_settings(*(getattr(event, field) for field in SCORING_FIELDS))
 
 
-@functools.lru_cache(maxsize=256)
+@functools.lru_cache(maxsize=256, typed=True)
 def _scoring_settings(*values) -> ScoringSettings:
     """The engine's settings for these values of ``SCORING_FIELDS``, made and checked once per
     process (they are frozen: one shared by every event that plays by them). A report asked
-    for them three times, each made and checked anew."""
+    for them three times, each made and checked anew. ``typed``: ``True`` or ``121.0`` is not
+    the ``1`` or ``121`` kept before; the engine refuses them (``_require_int``)."""
     return ScoringSettings(**dict(zip(_SCORING, values, strict=True)))
 
 

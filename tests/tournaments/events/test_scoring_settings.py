@@ -37,3 +37,12 @@ def test_impossible_values_are_refused_every_time():
     for _ in range(2):  # a refusal is not kept: the second call checks again
         with pytest.raises(ValueError, match="skunk_margin"):
             event_scoring_settings(event=_event(target_score=61, skunk_margin=90))
+
+
+def test_a_flag_or_a_fraction_is_refused_even_after_the_integer_was_kept():
+    assert event_scoring_settings(event=_event(win_points=1, skunk_points=3)).win_points == 1
+    with pytest.raises(ValueError, match="win_points"):
+        event_scoring_settings(event=_event(win_points=True, skunk_points=3))
+    event_scoring_settings(event=_event())  # 121 kept
+    with pytest.raises(ValueError, match="target"):
+        event_scoring_settings(event=_event(target_score=121.0))
