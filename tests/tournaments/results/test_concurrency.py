@@ -109,7 +109,7 @@ def test_a_report_that_waited_for_its_table_sees_the_line_saved_meanwhile(
     table = Table.objects.get(game__event=event, game__number=1, number=1)
     a, b = table.seats.select_related("entry").order_by("position")
     changed = []
-    insert = report_service._lines_insert
+    insert = report_service.lines_insert
 
     def watched(*args, **kwargs):
         try:
@@ -118,7 +118,7 @@ def test_a_report_that_waited_for_its_table_sees_the_line_saved_meanwhile(
             changed.append(True)
             raise
 
-    monkeypatch.setattr(report_service, "_lines_insert", watched)
+    monkeypatch.setattr(report_service, "lines_insert", watched)
     holding, mine_waits, answers, errors = threading.Event(), threading.Event(), [], []
 
     def other():  # b's card, its transaction open until a's report waits for the table

@@ -186,15 +186,15 @@ def test_a_job_past_its_countdown_is_never_counted_on(
 
 @pytest.mark.parametrize("count", [1, 3])
 def test_the_report_insert_is_djangos_own(count, monkeypatch):
-    """The report's INSERT (``services.report._insert_sql``: Django's SQL made once, the values
-    prepared as ``save`` prepares them) is what Django's compiler makes for the same rows, in
+    """The report's INSERT (``services.report_write._insert_sql``: Django's SQL made once, the
+    values prepared as ``save`` prepares them) is what Django's compiler makes for the same rows, in
     its ``VALUES`` form (one value a field and row) on every database."""
     from django.db.models.sql import InsertQuery
     from django.db.models.sql.compiler import SQLInsertCompiler
     from django.utils import timezone
 
     from tournaments.models import KeptAnswer
-    from tournaments.services.report import _insert_sql
+    from tournaments.services.report_write import _insert_sql
 
     now = timezone.now()
     monkeypatch.setattr(timezone, "now", lambda: now)  # auto_now_add: one instant for both
