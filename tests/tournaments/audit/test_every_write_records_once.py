@@ -77,6 +77,8 @@ NOT_STAFF_ACTIONS = {
     "report_allowed": "a check (why a report is refused)",
     "agreed_lines": "builds the verified lines, saved by the report",
     "report_by_link": "a player's report: its lines are the record (as card_line_report)",
+    "lines_insert": "the statement report_by_link writes its lines with (its record)",
+    "db_table": "a quoted table name for report_by_link's SQL, no data changed",
     "standings_follow": "starts a job for a report, whose lines are the record",
     "standings_forget_memo": "forgets notes in memory (for tests), no data changed",
     "kept_answer_new": "a report's answer to keep for its replay (unsaved), no data changed",
