@@ -29,6 +29,7 @@ from django.core.cache import caches
 from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery
 
 from tournaments.models import (
+    ENTRANT_NAME,
     CardLine,
     Entry,
     Event,
@@ -44,6 +45,7 @@ from tournaments.models import (
     Table,
 )
 from tournaments.selectors.compiled import Compiled
+from tournaments.selectors.events import SCORING_FIELDS
 
 # Every page is rendered afresh at least this often: a thousand phones cost a thousand
 # renderings per period, so it is minutes, not seconds (a notice shown for 30 minutes leaves
@@ -213,12 +215,42 @@ def _entry_row(key: int | str) -> QuerySet:
     )
 
 
+# What a player's page reads of its entry, player and event: not the entry's contact
+# details, the event's money, sanctioning and playoff-draw settings (72 columns made into
+# Python values at every opening were 0.2 ms of its 4). Another field read on the page would
+# cost a query of its own (tests/tournaments/live/test_opening_columns.py).
+_PAGE_FIELDS = (
+    "event_id",
+    "player_id",
+    "team_id",
+    "status",
+    "joined_from_game",
+    "withdrawn_after_game",
+    "missed_games",
+    "report_token",
+    "previous_report_token",
+    "token_used_at",
+    ENTRANT_NAME,  # the page's title: the entry's name (Entry.name)
+    "player__user_id",
+    "player__email",  # a signed-in player's link offer says whether a code is e-mailed
+    "event__name",
+    "event__kind",
+    "event__stage",
+    "event__parent_id",
+    "event__published",
+    "event__style",
+    "event__qualifying_games",
+    *(f"event__{name}" for name in SCORING_FIELDS),
+)
+
+
 def _entry_with_parts(token: str) -> QuerySet:
     """The entry whose private link this is, as ``selectors.access`` reads it (its player and
     event), with its version's parts."""
     return (
         Entry.objects.select_related("player", "event")
         .filter(report_token=token)
+        .only(*_PAGE_FIELDS)
         .order_by()
         .annotate(**_entry_parts(OuterRef("pk")))[:1]
     )
