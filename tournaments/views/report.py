@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.autoreload import file_changed
 from django.utils.safestring import SafeString
 
+from tournaments.converters import link_path
 from tournaments.errors import Conflict, ServiceError
 from tournaments.live_poll import POLL_HEADER, VERSION_KEY
 from tournaments.models import Notice
@@ -234,6 +235,9 @@ def live_part_context(entry, **extra) -> dict:
         "form": unbound_report_form(),
         "report_fields": unbound_report_fields,  # called by the template when it shows them
         "fresh_key": str(uuid.uuid4()),  # a phone with scripts makes its own (report-key.js)
+        # "Call a judge" posts here (rulings/_call_button.html, playoffs/_player_match.html):
+        # the path made from the route's halves, not a ``{% url %}`` at every opening and poll.
+        "judge_path": link_path("player-call-judge", entry.report_token),
         **extra,
     }
 

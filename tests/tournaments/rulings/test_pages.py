@@ -14,6 +14,7 @@ from tests.factories import EventFactory, UserFactory
 from tournaments.models import CardLine, JudgeCall, Ruling, Table
 from tournaments.selectors.results import entry_current_seat
 from tournaments.services.judge_calls import judge_call_create
+from tournaments.views.report import live_part_context
 
 pytestmark = pytest.mark.django_db
 
@@ -211,14 +212,14 @@ def test_a_player_cannot_call_judges_to_another_table(setup):
 
 def test_the_call_button_fragment(setup):
     seat = entry_current_seat(entry=setup.a.entry)
-    context = {"entry": setup.a.entry, "table_id": seat.table_id, "table_number": 1}
+    # What the player's page gives it (its live part's context, where the path is made).
+    live = live_part_context(setup.a.entry)
+    context = {**live, "table_id": seat.table_id, "table_number": 1}
     html = render_to_string("tournaments/rulings/_call_button.html", context)
     assert f'action="/r/{setup.a.entry.report_token}/judge/"' in html
     assert f'name="table" value="{setup.table.pk}"' in html
     assert "Call a judge to table 1" in html
-    sit_out = render_to_string(
-        "tournaments/rulings/_call_button.html", {"entry": setup.a.entry, "table_id": None}
-    )
+    sit_out = render_to_string("tournaments/rulings/_call_button.html", {**live, "table_id": None})
     assert "Call a judge" not in sit_out
 
 
