@@ -1,5 +1,6 @@
 """Template context every page gets."""
 
+from django.contrib.staticfiles.storage import staticfiles_storage
 from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils.functional import SimpleLazyObject
 
@@ -34,16 +35,24 @@ MENU = (
 _menus: dict[tuple, dict[str, str]] = {}
 
 
+# The static files every page names (base.html): ``assets.css`` is the address of
+# css/pegboard.css. Each ``{% static %}`` tag went through the template engine and the app
+# registry (``apps.is_installed``) at every page, 2% of a player's page opening (py-spy).
+ASSETS = {"css": "css/pegboard.css", "icon": "favicon.svg", "menu_js": "js/menu.js"}
+
+
 def menu(request) -> dict:
     """``menu``: the addresses of the menu every page carries, worked out once per process
     (for each URL configuration, which each request sets, and prefix) instead of 7 to 13
     ``reverse()`` calls a page: py-spy put them at 7% of a player's page opening, the
-    heaviest moment of a round."""
+    heaviest moment of a round. ``assets``: the static files' addresses, from the storage
+    (which keeps each once worked out: config/static_storage.py)."""
     here = (get_urlconf(), get_script_prefix())
     links = _menus.get(here)
     if links is None:
         links = _menus[here] = {_key(name): reverse(name) for name in MENU}
-    return {"menu": links}
+    url = staticfiles_storage.url
+    return {"menu": links, "assets": {key: url(name) for key, name in ASSETS.items()}}
 
 
 def _key(name: str) -> str:

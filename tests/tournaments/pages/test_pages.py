@@ -72,6 +72,18 @@ def test_the_menu_is_worked_out_once(client):
     worked_out.assert_not_called()
 
 
+def test_every_page_names_the_static_files_the_storage_gives(client, monkeypatch):
+    """base.html's stylesheet, icon and menu script come from the storage
+    (context_processors.ASSETS), as ``{% static %}`` gave them: a hashed name in production."""
+    from django.contrib.staticfiles.storage import staticfiles_storage
+
+    monkeypatch.setattr(staticfiles_storage, "url", lambda name: f"/static/hashed/{name}")
+    html = client.get("/").content.decode()
+    assert '<link rel="stylesheet" href="/static/hashed/css/pegboard.css">' in html
+    assert '<link rel="icon" href="/static/hashed/favicon.svg"' in html
+    assert '<script src="/static/hashed/js/menu.js" defer></script>' in html
+
+
 def test_other_urls_give_their_own_menu(client, settings):
     client.get("/")
     settings.ROOT_URLCONF = "tests.tournaments.pages.prefixed_urls"
