@@ -1,6 +1,7 @@
 """A gunicorn worker is made ready before its first request (``config.warm``): the URLs imported,
-the project's templates compiled, the hottest queries' SQL built, the database connection open;
-and a worker that cannot do a step still starts."""
+the project's templates compiled, the hottest queries' SQL built, the database connection open,
+the shared caches connected, what a page's first rendering makes once made; and a worker that
+cannot do a step still starts."""
 
 from __future__ import annotations
 
@@ -32,13 +33,66 @@ def test_each_step_is_done_before_a_request():
 
     took = worker_warm()
 
-    assert set(took) == {"urls", "templates", "static", "database", "queries"}
+    assert set(took) == {
+        "urls", "templates", "static", "database", "queries", "caches", "first_use",
+    }  # fmt: skip
     names = template_names()
     assert "tournaments/player/_live.html" in names
     assert set(names) <= _cached_names()
     hot = [c for c in Compiled.made if c.__name__ in ("_entry_row", "<lambda>")]
     assert hot, "the poll's and the page's compiled queries are registered"
     assert Compiled._plan_for.cache_info().currsize == len(Compiled.made)  # each one built
+
+
+def test_what_a_first_page_makes_once_is_made_before_it(settings):
+    from tournaments import context_processors
+    from tournaments.views import report, report_offline
+
+    context_processors._menus.clear()
+    report._fields.clear()
+    report_offline._scripts.clear()
+    engine = engines["django"].engine
+    engine.__dict__.pop("template_context_processors", None)
+
+    worker_warm()
+
+    assert context_processors._menus and report._fields and report_offline._scripts
+    assert "template_context_processors" in engine.__dict__  # imported, kept by the engine
+    # The admin's own reverse table (every page's menu names admin:index) is built.
+    from django.urls import get_resolver
+
+    _prefix, admin = get_resolver().namespace_dict["admin"]
+    assert "_reverse_dict" in vars(admin) and admin._reverse_dict
+
+
+def _redis_caches(url: str) -> dict:
+    shared = {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": url,
+        "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+    }
+    return {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+            "throttle": shared, "heard": shared}  # fmt: skip
+
+
+@pytest.mark.services
+def test_the_shared_caches_are_connected_before_a_request(settings):
+    from django.core.cache import caches
+
+    from tests.conftest import REDIS_URL
+
+    settings.CACHES = _redis_caches(REDIS_URL)
+    worker_warm()
+    for alias in ("throttle", "heard"):
+        pools = caches[alias]._cache._pools  # the client made, its pool holding a connection
+        assert pools and all(pool._created_connections for pool in pools.values()), alias
+
+
+def test_a_worker_whose_redis_is_down_still_starts(settings, caplog):
+    settings.CACHES = _redis_caches(f"redis://127.0.0.1:{_closed_port()}/1")
+    took = worker_warm()
+    assert "caches" in took and "first_use" in took
+    assert "worker warm-up: caches skipped" in caplog.text
 
 
 WITHOUT_DATABASE = """
@@ -75,7 +129,8 @@ def test_a_worker_that_cannot_reach_the_database_still_starts():
         timeout=120,
     )
     assert done.returncode == 0, done.stderr[-2000:]
-    assert "steps ['database', 'queries', 'static', 'templates', 'urls']" in done.stdout
+    steps = "['caches', 'database', 'first_use', 'queries', 'static', 'templates', 'urls']"
+    assert f"steps {steps}" in done.stdout
     logged = done.stdout + done.stderr
     assert "worker warm-up: database skipped" in logged
     assert "connection failed" in logged or "Connection refused" in logged
