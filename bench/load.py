@@ -73,7 +73,10 @@ the first that failed, to 10/s, for Pegboard and the limit alike), ``BENCH_AGAIN
 failed step is run once more before its rate counts as failed), ``BENCH_SPECTATORS``
 (200), ``BENCH_POLLING`` (1), ``BENCH_STATISTICS`` (``analyzed``),
 ``BENCH_GUNICORN_ARGS`` (extra arguments for both gunicorns, e.g. ``--workers 5``),
-``BENCH_STEP_PHONES`` (``round``; ``open``), ``BENCH_INTERLEAVE`` (1).
+``BENCH_STEP_PHONES`` (``round``; ``open``), ``BENCH_INTERLEAVE`` (1), ``BENCH_PHASES``
+(``all``; ``burst``: phases 1 and 2 alone, about 3 minutes, to compare two commits' bursts
+run in turn; last line ``load-burst: statistics submissions errors p50_ms p99_ms page_p99_ms
+standings_lag_s limit_burst_p99_ms``).
 """
 
 from __future__ import annotations
@@ -134,9 +137,12 @@ SPECTATORS = int(os.environ.get("BENCH_SPECTATORS", 200))
 POLLING = os.environ.get("BENCH_POLLING", "1") not in ("0", "false", "no")
 STEP_PHONES = os.environ.get("BENCH_STEP_PHONES", "round")
 INTERLEAVE = os.environ.get("BENCH_INTERLEAVE", "1") not in ("0", "false", "no")
+PHASES = os.environ.get("BENCH_PHASES", "all")
 STEP_WORDS = {"round": "are on their pages since an earlier round", "open": "open their pages"}
 if STEP_PHONES not in STEP_WORDS:
     sys.exit(f"BENCH_STEP_PHONES is 'round' or 'open', not {STEP_PHONES!r}")
+if PHASES not in ("all", "burst"):
+    sys.exit(f"BENCH_PHASES is 'all' or 'burst', not {PHASES!r}")
 TARGET_MS = 300
 # Every phone opens its page within its first poll's 3.5-4 s: what the burst's reports sent
 # after this many seconds met is printed apart (the headline p99 counts every report).
@@ -328,6 +334,15 @@ def main() -> None:
         record, lag, errors = burst(stack, event, reports, everyone)
         limit_start(stack, event, everyone)
         limit_p99 = limit_burst(stack, steps_tokens)
+        if PHASES == "burst":  # the two bursts alone: their own last line, no knee
+            print(
+                f"load-burst: statistics={mode} submissions={len(record.submissions)} "
+                f"errors={errors} p50_ms={p(record.submissions, 50):.0f} "
+                f"p99_ms={p(record.submissions, 99):.0f} "
+                f"page_p99_ms={p(record.pages + record.polls, 99):.0f} "
+                f"standings_lag_s={lag:.1f} limit_burst_p99_ms={limit_p99:.0f}"
+            )
+            return
         # The two stacks' steps in turn, each following its own rates until both have ended,
         # so a drift of the machine's speed falls on both (BENCH_INTERLEAVE=0: Pegboard's
         # steps, then the limit's, as up to the fifteenth session).
