@@ -32,10 +32,11 @@ backlog = 2048
 
 
 def post_worker_init(worker):
-    """Each worker imports the URLs, compiles the templates and the hottest queries and opens
-    its database connection before its first request (``config.warm``): done at the first
-    requests instead, it made them, and all queued behind them, wait 0.3-0.9 s. Then what it
-    made is kept out of the garbage collector's full walks (``collector_freeze``)."""
+    """Each worker imports the URLs, compiles the templates and the hottest queries, opens
+    its database connection, connects the shared caches and makes what a first page makes
+    once before its first request (``config.warm``): done at the first requests instead, it
+    made them, and all queued behind them, wait 0.3-0.9 s. Then what it made is kept out of
+    the garbage collector's full walks (``collector_freeze``)."""
     from django.apps import apps
     from django.conf import settings
 

@@ -1,5 +1,6 @@
 """Template context every page gets."""
 
+from django.conf import settings
 from django.contrib.staticfiles.storage import staticfiles_storage
 from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils.functional import SimpleLazyObject
@@ -47,7 +48,9 @@ def menu(request) -> dict:
     ``reverse()`` calls a page: py-spy put them at 7% of a player's page opening, the
     heaviest moment of a round. ``assets``: the static files' addresses, from the storage
     (which keeps each once worked out: config/static_storage.py)."""
-    here = (get_urlconf(), get_script_prefix())
+    # A request's URL configuration is the settings' unless it sets its own (as the request
+    # handler does); the warm-up, outside a request, then fills the same key.
+    here = (get_urlconf() or settings.ROOT_URLCONF, get_script_prefix())
     links = _menus.get(here)
     if links is None:
         links = _menus[here] = {_key(name): reverse(name) for name in MENU}

@@ -215,8 +215,8 @@ def _entry_row(key: int | str) -> QuerySet:
     )
 
 
-# What a player's page reads of its entry, player and event: not the entry's contact
-# details, the event's money, sanctioning and playoff-draw settings (72 columns made into
+# What a player's page reads of its entry, player and event (31 columns): not the entry's
+# contact details, the event's money, sanctioning and playoff-draw settings (all 72 made into
 # Python values at every opening were 0.2 ms of its 4). Another field read on the page would
 # cost a query of its own (tests/tournaments/live/test_opening_columns.py).
 _PAGE_FIELDS = (
@@ -240,6 +240,8 @@ _PAGE_FIELDS = (
     "event__published",
     "event__style",
     "event__qualifying_games",
+    "event__sit_out_game_points",  # a player who sits out a game is told what they get
+    "event__sit_out_spread",
     *(f"event__{name}" for name in SCORING_FIELDS),
 )
 

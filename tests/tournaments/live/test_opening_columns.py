@@ -77,6 +77,13 @@ def test_a_page_in_play_loads_nothing_more(client, event_in_play, loads):
     assert loads == []
 
 
+def test_a_player_who_sits_out_loads_nothing_more(client, event_in_play, loads):
+    event = event_in_play(9)  # an odd field: one player sits out each game
+    resting = Game.objects.get(event=event, number=1).seats.get(table=None)
+    _open(client, resting.entry, "You sit out game 1:", loads)
+    assert loads == []
+
+
 def test_a_signed_in_player_offered_the_link_loads_nothing_more(client, event_in_play, loads):
     event = event_in_play(10)
     entry = Entry.objects.filter(event=event).first()

@@ -179,7 +179,7 @@ def test_players_report_from_their_private_link(built, client):
 def test_the_player_include_shows_score_dealer_and_form(built):
     from django.template.loader import render_to_string
 
-    from tournaments.selectors.report import player_state
+    from tournaments.views.report import live_part_context
 
     event, semi = built
     Event.objects.filter(pk=event.pk).update(playoff_first_deal="loser_deals")
@@ -188,14 +188,12 @@ def test_the_player_include_shows_score_dealer_and_form(built):
     match_game_report(match=semi, entry=semi.entry_b, won=True, spread=4)
     entry = semi.entry_b
     entry.refresh_from_db()
-    html = render_to_string(
-        "tournaments/playoffs/_player_match.html",
-        {"entry": entry, "state": player_state(entry=entry)},
-    )
+    html = render_to_string("tournaments/playoffs/_player_match.html", live_part_context(entry))
     assert f"you 0, {semi.entry_a.player.name} 1" in html  # the player's own wins first
     assert f"Game 2: {entry.player.name} deals first" in html  # lost game 1
     assert f"Game 2 saved. Waiting for {semi.entry_a.player.name} to report it." in html
     assert reverse("player-match-report", args=[entry.report_token]) in html
+    assert f'action="{reverse("player-call-judge", args=[entry.report_token])}"' in html
 
 
 def test_the_phones_queue_takes_the_match_form_to_the_match_route(built, client):
