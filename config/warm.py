@@ -163,13 +163,14 @@ def _first_use() -> None:
     from django.utils.module_loading import import_string
 
     _ = engines["django"].engine.template_context_processors
+    import_string(settings.MESSAGE_STORAGE)
+    import_string(settings.SESSION_SERIALIZER)
+    formats.get_format("DECIMAL_SEPARATOR")
     from tournaments.context_processors import menu
     from tournaments.views.report import unbound_report_fields
     from tournaments.views.report_offline import page_scripts
 
     unbound_report_fields()  # the player's page: the empty form's fields, rendered once
-    page_scripts()  # and its <script> elements (static addresses: last, with the menu's)
+    # Last, what needs the static files' manifest (a missing one fails only these):
+    page_scripts()  # the page's <script> elements
     menu(None)  # the menu's addresses and the static files' (context_processors)
-    import_string(settings.MESSAGE_STORAGE)
-    import_string(settings.SESSION_SERIALIZER)
-    formats.get_format("DECIMAL_SEPARATOR")
